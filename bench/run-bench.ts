@@ -594,7 +594,7 @@ rows.push(
             ? row.passed / row.rounds >= 0.9
             : row.withinThree / row.rounds >= 0.9;
       return {
-        figure: `17. Run budget, ${row.setup}: ${what} (simulated, every look; Wilson 95% interval) / stop within 3 runs / mean runs`,
+        figure: `19. Run budget, ${row.setup}: ${what} (simulated, every look; Wilson 95% interval) / stop within 3 runs / mean runs`,
         measured:
           `${share(row.passed, row.rounds)} [${(100 * row.low).toFixed(1)}%, ${(100 * row.high).toFixed(1)}%] / ` +
           `${((100 * row.withinThree) / row.rounds).toFixed(1)}% / ${row.meanRuns.toFixed(2)}`,
@@ -616,7 +616,7 @@ rows.push(
     const sim = await measureBudgetOnReferenceEngine({ log });
     const llama = await measureBudgetOnLlamaCpp({ log });
     const rows: Row[] = sim.map((rate) => ({
-      figure: `18. Default budget end to end (\`speedgate run\`, reference engine, engine starts differ by 8%): ${rate.setup}`,
+      figure: `20. Default budget end to end (\`speedgate run\`, reference engine, engine starts differ by 8%): ${rate.setup}`,
       measured: describe(rate),
       goal: rate.setup === "unchanged engine" ? "≤ 1 of 20" : rate.setup.startsWith("1.1") ? "≥ 18 of 20" : "≥ 18 of 20 within 3 runs",
       met: rate.setup === "unchanged engine" ? rate.passed <= 1 : rate.setup.startsWith("1.1") ? rate.passed >= 18 : rate.withinThree >= 18,
@@ -624,7 +624,7 @@ rows.push(
     for (const rate of llama ?? []) {
       const slowed = rate.setup.startsWith("baseline slowed");
       rows.push({
-        figure: `18. Default budget end to end, llama.cpp's CPU server (4 slots): ${rate.setup}`,
+        figure: `20. Default budget end to end, llama.cpp's CPU server (4 slots): ${rate.setup}`,
         measured: describe(rate),
         goal: slowed ? "≥ 9 of 10" : "0 of 10",
         met: slowed ? rate.passed >= 9 : rate.passed === 0,
@@ -640,7 +640,7 @@ rows.push(
     return [
       {
         figure:
-          `19. An unchanged main of the reference engine watched ${figure.looks} times (a drift round after each merge, 3 runs, ` +
+          `21. An unchanged main of the reference engine watched ${figure.looks} times (a drift round after each merge, 3 runs, ` +
           "2 scenarios, watch.maxDrift 0.97, the state carried between looks): alarms",
         measured: describeWatchFalseAlarms(figure),
         goal: `≤ ${FALSE_ALARM_GOAL} in ${figure.looks}`,
@@ -656,20 +656,20 @@ rows.push(
     return [
       {
         figure:
-          `19. App start: the embedded store opened, migrated and its queue started, first start over an empty PGlite folder ` +
+          `22. App start: the embedded store opened, migrated and its queue started, first start over an empty PGlite folder ` +
           `(median of ${figure.runs})`,
         measured: ms(figure.firstStartMs),
         goal: "(reference: past the hold, deliveries are asked for again)",
         met: null,
       },
       {
-        figure: `19. App start: the same over the folder a start left (every restart; median of ${figure.runs})`,
+        figure: `22. App start: the same over the folder a start left (every restart; median of ${figure.runs})`,
         measured: ms(figure.restartMs),
         goal: `< ${DEFAULT_DELIVERY_HOLD.maxMs} ms (the delivery hold)`,
         met: figure.restartMs < DEFAULT_DELIVERY_HOLD.maxMs,
       },
       {
-        figure: `19. App stop: SIGTERM → exited, a job's GitHub call never answered (median of ${figure.runs})`,
+        figure: `22. App stop: SIGTERM → exited, a job's GitHub call never answered (median of ${figure.runs})`,
         measured: ms(figure.stopWithStuckJobMs),
         goal: "< 5000 ms (Docker kills at 10 s)",
         met: figure.stopWithStuckJobMs < 5_000,
@@ -684,7 +684,7 @@ rows.push(
     return [
       {
         figure:
-          `Edit-test loop: \`npm run test:unit\` wall time ` +
+          `23. Edit-test loop: \`npm run test:unit\` wall time ` +
           `(${figure.files} files, ${figure.tests} tests, ${figure.failed} failed; starts nothing)`,
         measured: `${figure.seconds.toFixed(1)} s`,
         goal: `< ${UNIT_LOOP_GOAL_S} s`,

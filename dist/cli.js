@@ -11,6 +11,7 @@ import {
   ConfigError,
   DEFAULT_MAX_QUALITY_DROP,
   DEFAULT_REVISION_LABEL,
+  DEFAULT_WATCH,
   GATE_MODES,
   GitError,
   LABEL_BASELINE_BASE,
@@ -18,17 +19,21 @@ import {
   PROCESS_ENGINE_HOST,
   RoundCancelledError,
   SPEEDGATE_VERSION,
+  calibratedSpread,
+  calibrationRunsOf,
   calibrationSettingsOf,
   checkRound,
   cleanLogLine,
   computeNoiseFloor,
   countingSentence,
   createProgressRenderer,
+  createSeededRandom,
   decideBuilds,
   decideVerdict,
   delinkPlainText,
   describeChangedQuestions,
   describeFailureCause,
+  describeFixedFour,
   describeGate,
   describeHolders,
   describeInconclusive,
@@ -41,8 +46,10 @@ import {
   describePromptCounts,
   describeQualityRows,
   describeQueueBound,
+  describeRegressedPrompts,
   describeRoundTwoRuns,
   describeRuns,
+  describeRuns2,
   describeScenarioScore,
   describeScenarios,
   describeScore,
@@ -50,13 +57,18 @@ import {
   describeSpeedLead,
   describeTimeChange,
   describeTimeSpent,
+  describeUnexplainedDecision,
   describeUnscored,
   describeVerdict,
   detectQueueBound,
+  detectableWithin,
   engineFamily,
+  escapeInline,
   explainCudaOom,
+  external_exports,
   findCardFiles,
   findPackageRoot,
+  findRepositoryRoot,
   findSameOutcome,
   findSharedPrompts,
   fingerprintRound,
@@ -73,7 +85,9 @@ import {
   isAncestor,
   loadRound,
   loadSimInputs,
+  markdownTable,
   mergeScorecards,
+  parseRoundConfigYaml,
   planCommitChange,
   processEngineCwd,
   promptReason,
@@ -93,7 +107,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-OWUDDK7O.js";
+} from "./chunks/chunk-THNAOMUU.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -3169,7 +3183,7 @@ var require_dist = __commonJS({
     function parse(stream, callback) {
       const parser = new parser_1.Parser();
       stream.on("data", (buffer) => parser.parse(buffer, callback));
-      return new Promise((resolve6) => stream.on("end", () => resolve6()));
+      return new Promise((resolve8) => stream.on("end", () => resolve8()));
     }
   }
 });
@@ -3938,12 +3952,12 @@ var require_client = __commonJS({
           this._connect(callback);
           return;
         }
-        return new this._Promise((resolve6, reject) => {
+        return new this._Promise((resolve8, reject) => {
           this._connect((error) => {
             if (error) {
               reject(error);
             } else {
-              resolve6(this);
+              resolve8(this);
             }
           });
         });
@@ -4325,8 +4339,8 @@ var require_client = __commonJS({
         } else {
           query = new Query2(config, values, callback);
           if (!query.callback) {
-            result = new this._Promise((resolve6, reject) => {
-              query.callback = (err, res) => err ? reject(err) : resolve6(res);
+            result = new this._Promise((resolve8, reject) => {
+              query.callback = (err, res) => err ? reject(err) : resolve8(res);
             }).catch((err) => {
               Error.captureStackTrace(err);
               throw err;
@@ -4426,8 +4440,8 @@ var require_client = __commonJS({
         if (cb) {
           this.connection.once("end", cb);
         } else {
-          return new this._Promise((resolve6) => {
-            this.connection.once("end", resolve6);
+          return new this._Promise((resolve8) => {
+            this.connection.once("end", resolve8);
           });
         }
       }
@@ -4476,8 +4490,8 @@ var require_pg_pool = __commonJS({
       const cb = function(err, client) {
         err ? rej(err) : res(client);
       };
-      const result = new Promise2(function(resolve6, reject) {
-        res = resolve6;
+      const result = new Promise2(function(resolve8, reject) {
+        res = resolve8;
         rej = reject;
       }).catch((err) => {
         Error.captureStackTrace(err);
@@ -4538,7 +4552,7 @@ var require_pg_pool = __commonJS({
         if (typeof Promise2.try === "function") {
           return Promise2.try(f);
         }
-        return new Promise2((resolve6) => resolve6(f()));
+        return new Promise2((resolve8) => resolve8(f()));
       }
       _isFull() {
         return this._clients.length >= this.options.max;
@@ -4933,8 +4947,8 @@ var require_query2 = __commonJS({
     NativeQuery.prototype._getPromise = function() {
       if (this._promise) return this._promise;
       this._promise = new Promise(
-        function(resolve6, reject) {
-          this._once("end", resolve6);
+        function(resolve8, reject) {
+          this._once("end", resolve8);
           this._once("error", reject);
         }.bind(this)
       );
@@ -5113,12 +5127,12 @@ var require_client2 = __commonJS({
         this._connect(callback);
         return;
       }
-      return new this._Promise((resolve6, reject) => {
+      return new this._Promise((resolve8, reject) => {
         this._connect((error) => {
           if (error) {
             reject(error);
           } else {
-            resolve6(this);
+            resolve8(this);
           }
         });
       });
@@ -5142,8 +5156,8 @@ var require_client2 = __commonJS({
         query = new NativeQuery(config, values, callback);
         if (!query.callback) {
           let resolveOut, rejectOut;
-          result = new this._Promise((resolve6, reject) => {
-            resolveOut = resolve6;
+          result = new this._Promise((resolve8, reject) => {
+            resolveOut = resolve8;
             rejectOut = reject;
           }).catch((err) => {
             Error.captureStackTrace(err);
@@ -5206,8 +5220,8 @@ var require_client2 = __commonJS({
       }
       let result;
       if (!cb) {
-        result = new this._Promise(function(resolve6, reject) {
-          cb = (err) => err ? reject(err) : resolve6();
+        result = new this._Promise(function(resolve8, reject) {
+          cb = (err) => err ? reject(err) : resolve8();
         });
       }
       const doEnd = function() {
@@ -5447,123 +5461,880 @@ var UsageError = class extends Error {
   }
 };
 
-// src/cli/commands/calibrate-command.ts
-import { randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { basename, dirname as dirname2, join, relative, resolve } from "node:path";
+// src/cli/commands/bisect-command.ts
+import { join as join3 } from "node:path";
 
-// src/round/run-calibration.ts
-import { dirname } from "node:path";
-var CalibrationRoundError = class extends Error {
+// src/git/list-first-parent-commits.ts
+var NotFirstParentError = class extends Error {
+  constructor(good, bad) {
+    super(
+      `${good.slice(0, 12)} is not on the first-parent history of ${bad.slice(0, 12)}: a bisection of main needs a good commit that main itself was at (a merge commit or a commit pushed to main), not one of a merged branch`
+    );
+    this.good = good;
+    this.bad = bad;
+    this.name = "NotFirstParentError";
+  }
+  good;
+  bad;
+};
+var FIELD = "";
+async function listFirstParentCommits(repoDir, good, bad, signal2) {
+  const format = `--format=%H${FIELD}%cI${FIELD}%s`;
+  const read = async (args) => (await gitText(repoDir, ["log", "--first-parent", "--reverse", format, ...args], signal2 ? { signal: signal2 } : {})).split("\n").filter((line) => line !== "").map((line) => {
+    const [sha2 = "", committedAt = "", subject = ""] = line.split(FIELD);
+    return { sha: sha2, committedAt, subject };
+  });
+  const [start] = await read(["-1", "--no-walk", good]);
+  if (!start) throw new NotFirstParentError(good, bad);
+  if (start.sha === bad) return [start];
+  const after = await read([`${good}..${bad}`]);
+  const first = after[0];
+  if (!first) throw new NotFirstParentError(good, bad);
+  const parent = await gitText(repoDir, ["rev-parse", "--verify", `${first.sha}^1`], signal2 ? { signal: signal2 } : {});
+  if (parent !== start.sha) throw new NotFirstParentError(good, bad);
+  return [start, ...after];
+}
+async function findFirstParentCommitBefore(repoDir, head, days, signal2) {
+  const options = signal2 ? { signal: signal2 } : {};
+  const headTime = Number(await gitText(repoDir, ["log", "-1", "--format=%ct", head], options));
+  const before = headTime - days * 86400;
+  const sha2 = await gitText(repoDir, ["rev-list", "-1", "--first-parent", `--before=${before}`, head], options);
+  return /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
+}
+
+// src/watch/judge-drift.ts
+function rangeOf(estimate) {
+  return estimate.interval ?? { low: estimate.score, high: estimate.score };
+}
+function judgeScenarioDrift(estimate, maxDrift) {
+  if (estimate === null) return "none";
+  const { low, high } = rangeOf(estimate);
+  if (high < maxDrift) return "drifted";
+  if (low >= maxDrift) return "within";
+  return "unclear";
+}
+function judgeDrift(estimates, maxDrift) {
+  const scenarios = estimates.map((entry) => ({ ...entry, verdict: judgeScenarioDrift(entry.estimate, maxDrift) }));
+  const drifted = scenarios.filter((entry) => entry.verdict === "drifted").sort((a, b) => (a.estimate?.score ?? 1) - (b.estimate?.score ?? 1));
+  const scored = scenarios.filter((entry) => entry.estimate !== null);
+  return {
+    scenarios,
+    drifted,
+    alarm: drifted.length > 0,
+    failed: scored.length === 0,
+    improved: scored.length === scenarios.length && scored.every((entry) => entry.estimate !== null && rangeOf(entry.estimate).low > 1)
+  };
+}
+
+// src/scoring/pool-round-estimates.ts
+var Z95 = 1.959964;
+var MIN_LOG_SE = 5e-4;
+function logStandardError(interval) {
+  return Math.max(MIN_LOG_SE, (Math.log(interval.high) - Math.log(interval.low)) / (2 * Z95));
+}
+function poolRoundEstimates(estimates) {
+  const scored = estimates.filter((estimate) => Number.isFinite(estimate.score) && estimate.score > 0);
+  if (scored.length === 0) return null;
+  const withInterval = scored.filter(
+    (estimate) => estimate.interval !== null && estimate.interval.low > 0 && estimate.interval.high >= estimate.interval.low
+  );
+  if (withInterval.length === 0) {
+    const meanLog = scored.reduce((sum, estimate) => sum + Math.log(estimate.score), 0) / scored.length;
+    return { score: Math.exp(meanLog), interval: null, rounds: scored.length };
+  }
+  if (withInterval.length === 1) {
+    const only = withInterval[0];
+    if (only) return { score: only.score, interval: { ...only.interval }, rounds: 1 };
+  }
+  let weights = 0;
+  let weighted = 0;
+  for (const estimate of withInterval) {
+    const weight = 1 / logStandardError(estimate.interval) ** 2;
+    weights += weight;
+    weighted += weight * Math.log(estimate.score);
+  }
+  const mean2 = weighted / weights;
+  const se = 1 / Math.sqrt(weights);
+  return {
+    score: Math.exp(mean2),
+    interval: { low: Math.exp(mean2 - Z95 * se), high: Math.exp(mean2 + Z95 * se) },
+    rounds: withInterval.length
+  };
+}
+
+// src/watch/plan-bisection.ts
+function stepKey(purpose, index, attempt) {
+  return `${purpose}-${index}-${attempt}`;
+}
+function probeIndices(lo, hi, parallel) {
+  const inside = hi - lo - 1;
+  if (inside <= 0) return [];
+  const count = Math.min(Math.max(1, parallel), inside);
+  if (count === 1) return [Math.floor((lo + hi) / 2)];
+  const indices = /* @__PURE__ */ new Set();
+  for (let k = 1; k <= count; k++) indices.add(Math.min(hi - 1, Math.max(lo + 1, Math.round(lo + k * (hi - lo) / (count + 1)))));
+  return [...indices].sort((a, b) => a - b);
+}
+function shareOf(pooled, drift) {
+  const total = Math.log(drift);
+  const { low, high } = rangeOf(pooled);
+  return { value: Math.log(pooled.score) / total, low: Math.log(high) / total, high: Math.log(low) / total };
+}
+function planBisection(setup, records) {
+  const { commits, drift } = setup;
+  const n = commits.length - 1;
+  if (n < 1) throw new Error("planBisection: the range needs the good and the bad commit");
+  const commit = (index) => commits[index] ?? "";
+  const bar = Math.sqrt(Math.min(drift.score, 1));
+  const driftRange = rangeOf(drift);
+  const roundsOf = (purpose, index) => records.filter((record) => record.purpose === purpose && record.index === index);
+  const maxRounds = 1 + setup.maxRepeats;
+  const judgeProbe = (index) => {
+    const rounds = roundsOf("probe", index);
+    const pooled = poolRoundEstimates(rounds.flatMap((round) => round.estimate ? [round.estimate] : []));
+    if (!pooled) return { pooled, attempts: rounds.length, verdict: "failed", share: null };
+    const { low, high } = rangeOf(pooled);
+    const verdict = high < bar ? "bad" : low >= bar ? "good" : "unclear";
+    return { pooled, attempts: rounds.length, verdict, share: drift.score < 1 ? shareOf(pooled, drift.score) : null };
+  };
+  const judgeParent = (rounds, attempts) => {
+    const pooled = poolRoundEstimates(rounds);
+    if (!pooled) return { pooled, attempts, verdict: "failed", share: null };
+    const share = shareOf(pooled, drift.score);
+    const verdict = share.low >= setup.explainShare ? "explains" : share.high < setup.explainShare ? "partial" : "unclear";
+    return { pooled, attempts, verdict, share };
+  };
+  const planned = (purpose, index, attempt, base) => ({
+    key: stepKey(purpose, index, attempt),
+    purpose,
+    index,
+    attempt,
+    base: commit(base),
+    head: commit(index)
+  });
+  const steps = judgeAll(setup, records, judgeProbe, judgeParent);
+  const done = (lo2, hi2, outcome) => ({ bar, lo: lo2, hi: hi2, next: [], outcome, steps });
+  if (driftRange.high >= 1) return done(0, n, { kind: "no-drift" });
+  let lo = 0;
+  let hi = n;
+  while (hi - lo > 1) {
+    const probes = probeIndices(lo, hi, setup.parallel).map((index) => ({ index, ...judgeProbe(index) }));
+    const next = probes.filter(
+      (probe) => probe.attempts === 0 || (probe.verdict === "unclear" || probe.verdict === "failed") && probe.attempts < maxRounds
+    ).map((probe) => planned("probe", probe.index, probe.attempts + 1, 0));
+    if (next.length > 0) return { bar, lo, hi, next, outcome: null, steps };
+    const firstBad = probes.find((probe) => probe.verdict === "bad")?.index ?? hi;
+    const lastGood = probes.filter((probe) => probe.index < firstBad && probe.verdict === "good").at(-1)?.index ?? lo;
+    const stuck = probes.find((probe) => probe.index > lastGood && probe.index < firstBad);
+    if (stuck) {
+      if (stuck.verdict === "unclear" && stuck.pooled && isPartWay(stuck.pooled, driftRange.high)) {
+        return done(lastGood, firstBad, { kind: "gradual", evidence: "part-way-level", at: stuck.index, from: 0, to: n });
+      }
+      return done(lastGood, firstBad, {
+        kind: "range",
+        from: lastGood,
+        to: firstBad,
+        unresolved: stuck.index,
+        why: stuck.verdict === "failed" ? "failed" : "straddles"
+      });
+    }
+    lo = lastGood;
+    hi = firstBad;
+  }
+  const parent = hi - 1;
+  let judged;
+  if (parent === 0) {
+    const probeRounds = roundsOf("probe", hi).flatMap((round) => round.estimate ? [round.estimate] : []);
+    judged = judgeParent(hi === n ? [drift, ...probeRounds] : probeRounds, Math.max(1, probeRounds.length));
+  } else {
+    const rounds = roundsOf("parent", hi);
+    judged = judgeParent(
+      rounds.flatMap((round) => round.estimate ? [round.estimate] : []),
+      rounds.length
+    );
+    if (rounds.length === 0 || (judged.verdict === "unclear" || judged.verdict === "failed") && rounds.length < maxRounds) {
+      return { bar, lo, hi, next: [planned("parent", hi, rounds.length + 1, parent)], outcome: null, steps };
+    }
+  }
+  if (judged.verdict === "explains" && judged.share) return done(lo, hi, { kind: "single", firstBad: hi, parent, share: judged.share });
+  if (judged.verdict === "partial") return done(lo, hi, { kind: "gradual", evidence: "first-bad-explains-little", at: hi, from: 0, to: n });
+  return done(lo, hi, {
+    kind: "range",
+    from: parent,
+    to: hi,
+    unresolved: hi,
+    why: judged.verdict === "failed" ? "failed" : "share-straddles"
+  });
+}
+function isPartWay(pooled, driftHigh) {
+  const { low, high } = rangeOf(pooled);
+  return high < 1 && low > driftHigh;
+}
+function judgeAll(setup, records, judgeProbe, judgeParent) {
+  const seen = /* @__PURE__ */ new Set();
+  const steps = [];
+  for (const record of records) {
+    const id = `${record.purpose}-${record.index}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const head = setup.commits[record.index] ?? "";
+    if (record.purpose === "probe") {
+      steps.push({ purpose: "probe", index: record.index, base: setup.commits[0] ?? "", head, ...judgeProbe(record.index) });
+    } else {
+      const rounds = records.filter((other) => other.purpose === "parent" && other.index === record.index);
+      const judged = judgeParent(
+        rounds.flatMap((round) => round.estimate ? [round.estimate] : []),
+        rounds.length
+      );
+      steps.push({ purpose: "parent", index: record.index, base: setup.commits[record.index - 1] ?? "", head, ...judged });
+    }
+  }
+  return steps;
+}
+
+// src/watch/scenario-estimates.ts
+function scenarioLabel(name) {
+  return name ?? "the round";
+}
+function estimateOf(card) {
+  if (card.roundScore === null || !(card.roundScore > 0)) return null;
+  return {
+    score: card.roundScore,
+    interval: card.scoreInterval ? { low: card.scoreInterval.low, high: card.scoreInterval.high } : null
+  };
+}
+function readScenarioEstimates(card) {
+  if (card.scenarios && card.scenarios.length > 0) {
+    return card.scenarios.map((scenario) => ({ name: scenario.name, estimate: estimateOf(scenario.card) }));
+  }
+  return [{ name: null, estimate: estimateOf(card) }];
+}
+function findScenarioEstimate(estimates, name) {
+  return estimates.find((entry) => entry.name === name)?.estimate ?? null;
+}
+
+// src/round/run-bisection.ts
+var RangeRoundFailedError = class extends Error {
   constructor(message, card) {
     super(message);
     this.card = card;
-    this.name = "CalibrationRoundError";
+    this.name = "RangeRoundFailedError";
   }
   card;
 };
-function aaRound(round) {
-  const { cwd } = resolveRoundEngines(round.config, round.configPath, { commits: round.commits != null }).baseline;
-  const aaConfig = (config) => {
-    const { calibration: _calibration, ...gate } = config.gate;
-    const baseline = cwd === null ? config.baseline : { ...config.baseline, cwd };
-    return { ...config, baseline, candidate: { postPatch: [], trusted: config.candidate.trusted }, gate: { ...gate, use: "round-score" } };
-  };
-  return {
-    ...round,
-    config: aaConfig(round.config),
-    ...round.scenarios ? { scenarios: round.scenarios.map((scenario) => ({ ...scenario, config: aaConfig(scenario.config) })) } : {},
-    patch: null,
-    calibration: null
-  };
-}
-function agreed(cards, pick, what) {
-  const values = [...new Set(cards.map(pick))];
-  if (values.length > 1)
-    throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
-  return values[0] ?? null;
-}
-function studyOf(cards) {
-  return {
-    rounds: cards.map((card) => ({
-      roundScore: card.roundScore,
-      runScores: card.runs.scores,
-      promptsCompared: card.promptsTotal - card.excluded,
-      unscored: card.unscored,
-      // The baseline against itself: what its own batch nondeterminism cuts short or parts, which a round's agreement rules allow.
-      disagreed: card.belowTolerance + card.diverged,
-      medianAgreement: card.medianAgreement ?? null
-    })),
-    noise: computeNoiseFloor(cards.map((card) => card.roundScore))
-  };
-}
-function findUnscored(card) {
-  if (card.failure) {
-    const failedIn = card.scenarios?.find(({ name }) => name === card.failure?.scenario);
-    return { card: failedIn?.card ?? card, scenario: failedIn?.name ?? null };
+function pickFollowedScenario(card, named) {
+  const estimates = readScenarioEstimates(card);
+  if (named !== void 0 && named !== null) {
+    const drift = findScenarioEstimate(estimates, named);
+    return drift ? { name: named, drift } : null;
   }
-  const unscored = (card.scenarios ?? [{ name: null, card }]).find(({ card: one }) => one.roundScore === null || one.roundScore <= 0);
-  return unscored ? { card: unscored.card, scenario: unscored.name } : null;
+  const slower = estimates.flatMap((entry) => entry.estimate ? [{ name: entry.name, drift: entry.estimate }] : []).filter((entry) => rangeOf(entry.drift).high < 1).sort((a, b) => a.drift.score - b.drift.score);
+  return slower[0] ?? estimates.flatMap((entry) => entry.estimate ? [{ name: entry.name, drift: entry.estimate }] : [])[0] ?? null;
 }
-async function runCalibration(options) {
-  const { round } = options;
-  const aa = aaRound(round);
-  const cards = [];
-  for (let index = 0; index < options.rounds; index++) {
-    const card = await runRound({
-      round: aa,
+async function runLocalBisection(options) {
+  const commits = await listFirstParentCommits(options.repoDir, options.good, options.bad, options.signal);
+  const shas = commits.map((commit) => commit.sha);
+  const rangeCard = options.rangeCard ?? await options.runRound({ base: options.good, head: options.bad, label: "the range round (bad against good)" });
+  if (!options.rangeCard) await options.onRound?.("range", rangeCard);
+  const followed = pickFollowedScenario(rangeCard, options.scenario);
+  if (!followed) {
+    throw new RangeRoundFailedError(
+      options.scenario ? `the range round has no score for scenario ${JSON.stringify(options.scenario)}: name one the round config has, or leave --scenario out` : "the range round scored nothing (see its card): there is no drift to bisect",
+      rangeCard
+    );
+  }
+  const setup = {
+    commits: shas,
+    drift: followed.drift,
+    maxRepeats: options.maxRepeats,
+    explainShare: options.explainShare,
+    parallel: 1
+  };
+  const records = [];
+  const cards = /* @__PURE__ */ new Map();
+  let plan = planBisection(setup, records);
+  while (!plan.outcome) {
+    for (const step of plan.next) {
+      if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error("cancelled");
+      const card = await options.runRound({ base: step.base, head: step.head, label: `step ${step.key}` });
+      cards.set(step.key, card);
+      records.push({
+        purpose: step.purpose,
+        index: step.index,
+        attempt: step.attempt,
+        estimate: findScenarioEstimate(readScenarioEstimates(card), followed.name)
+      });
+      await options.onRound?.(step.key, card);
+    }
+    plan = planBisection(setup, records);
+  }
+  options.logger.info(`bisection of ${options.good.slice(0, 12)}..${options.bad.slice(0, 12)}: ${plan.outcome.kind}`);
+  return { commits, scenario: followed.name, rangeCard, setup, records, cards, plan };
+}
+
+// src/round/run-commit-round.ts
+function localCommitRounds(options) {
+  return async ({ base, head, label }) => {
+    const round = await loadRound(options.configPath, {
+      commits: { base, head, repoDir: options.repoDir, labels: { base: `${label}'s base`, head: `${label}'s head`, repo: "--repo" } }
+    });
+    options.logger.info(`${label}: ${head.slice(0, 12)} against ${base.slice(0, 12)}`);
+    return await runRound({
+      round,
       logger: options.logger,
       signal: options.signal,
-      runId: `${options.runId}-aa${index + 1}`,
-      ...options.runtimeFor ? { runtime: options.runtimeFor(aa) } : {},
-      onProgress: (event) => options.onProgress?.(index, event)
+      ...options.onProgress ? { onProgress: (event) => options.onProgress?.(label, event) } : {}
     });
-    const unscored = findUnscored(card);
-    if (unscored) {
-      const where = unscored.scenario === null ? "" : ` in scenario ${unscored.scenario}`;
-      throw new CalibrationRoundError(
-        `A/A round ${index + 1} of ${options.rounds} has no score${where}, so the runner's noise cannot be measured: ${describeVerdict(unscored.card).headline}`,
-        card
-      );
-    }
-    cards.push(card);
-    options.onRoundDone?.(index, card);
-  }
-  const { config } = round;
-  const configDir = dirname(round.configPath);
-  const scenarios = (round.scenarios ?? []).map((scenario, index) => ({
-    name: scenario.name,
-    promptsHash: scenario.fingerprint.promptsHash,
-    settings: calibrationSettingsOf(scenario.config, scenario.prompts.length),
-    ...studyOf(cards.map((card) => card.scenarios?.[index]?.card ?? missingScenarioCard(scenario.name)))
-  }));
-  const headline = scenarios[0] ?? {
-    promptsHash: (round.fingerprint ?? fingerprintRound(config, configDir, round.prompts)).promptsHash,
-    settings: calibrationSettingsOf(config, round.prompts.length),
-    ...studyOf(cards)
-  };
-  return {
-    kind: CALIBRATION_KIND,
-    schemaVersion: CALIBRATION_SCHEMA_VERSION,
-    speedgateVersion: SPEEDGATE_VERSION,
-    measuredAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
-    engine: config.engine,
-    runtime: config.runtime,
-    runner: agreed(cards, (card) => card.provenance.runner, "runner"),
-    gpu: agreed(cards, (card) => card.provenance.gpu, "GPU"),
-    baselineImage: config.baseline.image ?? null,
-    // A pulled tag must not move during the study; a locally built baseline may get a new ID per build.
-    baselineImageId: config.baseline.image ? agreed(cards, (card) => card.provenance.baselineImageId, "baseline image") : cards[0]?.provenance.baselineImageId ?? null,
-    baselineHash: hashBaseline(config, configDir),
-    promptsHash: headline.promptsHash,
-    settings: headline.settings,
-    rounds: headline.rounds,
-    noise: headline.noise,
-    ...scenarios.length > 0 ? { scenarios } : {}
   };
 }
-function missingScenarioCard(name) {
-  throw new Error(`an A/A round's card lacks scenario ${name}, which every round with that config serves`);
+
+// src/round/run-watch.ts
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+
+// src/scoring/detect-change-point.ts
+function bestSplit(values, start, end, minSegment) {
+  const n = end - start;
+  if (n < 2 * minSegment) return null;
+  const at = (i) => values[start + i] ?? 0;
+  const rowBefore = new Array(n).fill(0);
+  const rowAfter = new Array(n).fill(0);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const d = Math.abs(at(i) - at(j));
+      rowBefore[j] = (rowBefore[j] ?? 0) + d;
+      rowAfter[i] = (rowAfter[i] ?? 0) + d;
+      total += d;
+    }
+  }
+  let left = 0;
+  let cross = 0;
+  let right = total;
+  let best = null;
+  for (let tau = 1; tau < n; tau++) {
+    const moved = tau - 1;
+    left += rowBefore[moved] ?? 0;
+    right -= rowAfter[moved] ?? 0;
+    cross += (rowAfter[moved] ?? 0) - (rowBefore[moved] ?? 0);
+    const m = tau;
+    const k = n - tau;
+    if (m < minSegment || k < minSegment) continue;
+    const pairs = (count) => count * (count - 1) / 2;
+    const energy = 2 * cross / (m * k) - (pairs(m) > 0 ? left / pairs(m) : 0) - (pairs(k) > 0 ? right / pairs(k) : 0);
+    const statistic = m * k / (m + k) * energy;
+    if (best === null || statistic > best.statistic) best = { index: start + tau, statistic };
+  }
+  return best;
+}
+function mean(values, start, end) {
+  let sum = 0;
+  for (let i = start; i < end; i++) sum += values[i] ?? 0;
+  return end > start ? sum / (end - start) : Number.NaN;
+}
+function permutationPValue(values, start, end, observed, options, random) {
+  const segment = values.slice(start, end);
+  let asLarge = 0;
+  for (let round = 0; round < options.permutations; round++) {
+    for (let i = segment.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      const swap = segment[i] ?? 0;
+      segment[i] = segment[j] ?? 0;
+      segment[j] = swap;
+    }
+    const split = bestSplit(segment, 0, segment.length, options.minSegment);
+    if (split && split.statistic >= observed * (1 - 1e-12)) asLarge++;
+  }
+  return (1 + asLarge) / (1 + options.permutations);
+}
+function detectChangePoints(values, options) {
+  if (!values.every((value) => Number.isFinite(value))) throw new Error("detectChangePoints: every value must be a finite number");
+  if (!Number.isInteger(options.minSegment) || options.minSegment < 1) throw new Error("detectChangePoints: minSegment must be 1 or more");
+  const random = createSeededRandom(options.seed ?? 1592639710);
+  const bounds = [0, values.length];
+  const found = [];
+  for (; ; ) {
+    let candidate = null;
+    for (let segment = 0; segment + 1 < bounds.length; segment++) {
+      const start2 = bounds[segment] ?? 0;
+      const end2 = bounds[segment + 1] ?? 0;
+      const split2 = bestSplit(values, start2, end2, options.minSegment);
+      if (split2 && (candidate === null || split2.statistic > candidate.split.statistic)) candidate = { split: split2, start: start2, end: end2 };
+    }
+    if (!candidate || candidate.split.statistic <= 0) break;
+    const { split, start, end } = candidate;
+    const pValue = permutationPValue(values, start, end, split.statistic, options, random);
+    if (pValue > options.maxPValue) break;
+    found.push({
+      index: split.index,
+      pValue,
+      statistic: split.statistic,
+      meanBefore: mean(values, start, split.index),
+      meanAfter: mean(values, split.index, end)
+    });
+    bounds.push(split.index);
+    bounds.sort((a, b) => a - b);
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
+// src/watch/find-series-change.ts
+function findSeriesChange(series, settings) {
+  if (!settings.enabled) return null;
+  const names = [...new Set(series.flatMap((entry) => entry.scores.map((score) => score.name)))];
+  let found = null;
+  for (const name of names) {
+    const points = series.flatMap((entry, at) => {
+      const score = entry.scores.find((candidate) => candidate.name === name)?.score;
+      return score === void 0 ? [] : [{ at, head: entry.head, value: Math.log(score) }];
+    });
+    if (points.length < 2 * settings.minSegment) continue;
+    const changes = detectChangePoints(
+      points.map((point) => point.value),
+      { maxPValue: settings.maxPValue, minSegment: settings.minSegment, permutations: settings.permutations }
+    );
+    for (const change2 of changes) {
+      const score = Math.exp(change2.meanAfter - change2.meanBefore);
+      const before = points[change2.index - 1];
+      const after = points[change2.index];
+      if (!before || !after || score > 1 - settings.minChange) continue;
+      if (!found || after.at > found.at)
+        found = { scenario: name, before: before.head, after: after.head, score, pValue: change2.pValue, at: after.at };
+    }
+  }
+  if (!found) return null;
+  const { at: _at, ...change } = found;
+  return change;
+}
+
+// src/watch/watch-state.ts
+var sha = external_exports.string().regex(/^[0-9a-f]{40}$/, { error: "expected a full commit SHA" });
+var watchStateSchema = external_exports.object({
+  version: external_exports.literal(1),
+  /** The commit drift rounds are measured against. */
+  good: sha,
+  /** When it became the good commit (ISO 8601) and why. */
+  goodSince: external_exports.string(),
+  goodBecause: external_exports.string().max(500),
+  /** The drifts found and reported, newest last (the last 50 kept). */
+  reported: external_exports.array(
+    external_exports.object({
+      good: sha,
+      bad: sha,
+      at: external_exports.string(),
+      scenarios: external_exports.array(external_exports.object({ name: external_exports.string().nullable(), score: external_exports.number(), low: external_exports.number(), high: external_exports.number() })),
+      /** The bisection's conclusion, when the watch bisected. */
+      outcome: external_exports.string().max(2e3).nullable()
+    })
+  ).max(50),
+  /** The last round the watch ran. */
+  last: external_exports.object({ head: sha, at: external_exports.string(), alarm: external_exports.boolean(), failed: external_exports.boolean() }).nullable(),
+  /**
+   * The drift rounds measured against the present good commit, oldest first (the last 200): the series the
+   * change-point method reads. Emptied when the good commit moves, since its scores are against another commit.
+   */
+  series: external_exports.array(
+    external_exports.object({ head: sha, at: external_exports.string(), scores: external_exports.array(external_exports.object({ name: external_exports.string().nullable(), score: external_exports.number().positive() })) })
+  ).max(200).default([])
+});
+function parseWatchState(text, source) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source}: expected the watch's JSON state, ${error.message}`);
+  }
+  const parsed = watchStateSchema.safeParse(value);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(
+      `${source}: expected the watch's state (version 1), ${first ? `${first.path.join(".") || "the file"}: ${first.message}` : "invalid"}; delete the file to start the watch again from watch.since`
+    );
+  }
+  return parsed.data;
+}
+function startWatchState(good, because, now) {
+  return { version: 1, good, goodSince: now.toISOString(), goodBecause: because, reported: [], last: null, series: [] };
+}
+function advanceWatchState(state, round) {
+  const { judgement, head, now } = round;
+  const at = now.toISOString();
+  const last = { head, at, alarm: judgement.alarm, failed: judgement.failed };
+  if (judgement.failed) return { ...state, last };
+  if (round.change) {
+    const { change } = round;
+    return {
+      ...state,
+      good: head,
+      goodSince: at,
+      goodBecause: `a change point in the series (${change.before.slice(0, 12)}..${change.after.slice(0, 12)}, p ${change.pValue.toFixed(3)}) was reported; later rounds are measured against the slower main`,
+      reported: [
+        ...state.reported,
+        {
+          good: change.before,
+          bad: change.after,
+          at,
+          scenarios: [{ name: change.scenario, score: change.score, low: change.score, high: change.score }],
+          outcome: round.outcome
+        }
+      ].slice(-50),
+      last,
+      series: []
+    };
+  }
+  if (judgement.alarm) {
+    const scenarios = judgement.drifted.flatMap(
+      (entry) => entry.estimate ? [
+        {
+          name: entry.name,
+          score: entry.estimate.score,
+          low: entry.estimate.interval?.low ?? entry.estimate.score,
+          high: entry.estimate.interval?.high ?? entry.estimate.score
+        }
+      ] : []
+    );
+    return {
+      ...state,
+      good: head,
+      goodSince: at,
+      goodBecause: `a drift from ${round.good.slice(0, 12)} was reported; later rounds are measured against the slower main`,
+      reported: [...state.reported, { good: round.good, bad: head, at, scenarios, outcome: round.outcome }].slice(-50),
+      last,
+      series: []
+    };
+  }
+  if (judgement.improved && head !== state.good) {
+    return {
+      ...state,
+      good: head,
+      goodSince: at,
+      goodBecause: `faster than ${round.good.slice(0, 12)} in every scenario`,
+      last,
+      series: []
+    };
+  }
+  return { ...state, last, series: appendSeries(state, round) };
+}
+function appendSeries(state, round) {
+  if (round.good !== state.good || round.judgement.failed) return state.series;
+  const scores = round.judgement.scenarios.flatMap((entry) => entry.estimate ? [{ name: entry.name, score: entry.estimate.score }] : []);
+  return [...state.series, { head: round.head, at: round.now.toISOString(), scores }].slice(-200);
+}
+
+// src/round/run-watch.ts
+async function readWatchSettings(configPath) {
+  const path = resolve(configPath);
+  let text;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(
+      `config: expected a readable round config file, could not read ${path} (${error.code ?? "?"})`
+    );
+  }
+  return parseRoundConfigYaml(text, path).watch ?? DEFAULT_WATCH;
+}
+async function resolveWatchBase(options) {
+  const { repoDir, head } = options;
+  let base;
+  if (options.given !== null) {
+    const sha2 = await resolveCommit(repoDir, options.given);
+    if (!sha2)
+      throw new ConfigError(
+        `${options.labels.given}: expected a commit of the repository at ${repoDir}, got ${JSON.stringify(options.given)}`
+      );
+    base = { good: sha2, from: "given", because: `named by ${options.labels.given}` };
+  } else if (options.state) {
+    base = { good: options.state.good, from: "state", because: `the last commit the watch found good (${options.state.goodBecause})` };
+  } else {
+    const since = options.since;
+    let sha2;
+    let because;
+    if ("days" in since) {
+      sha2 = await findFirstParentCommitBefore(repoDir, head, since.days);
+      because = `main's commit ${since.days} day${since.days === 1 ? "" : "s"} before the head (${options.labels.since})`;
+      if (!sha2) {
+        throw new ConfigError(
+          `${options.labels.since}: main's history before ${head.slice(0, 12)} is younger than ${since.days} days; set watch.since to a tag or a commit, or name the good commit`
+        );
+      }
+    } else if ("tag" in since) {
+      sha2 = await resolveCommit(repoDir, `refs/tags/${since.tag}`);
+      because = `the tag ${since.tag} (${options.labels.since})`;
+      if (!sha2)
+        throw new ConfigError(`${options.labels.since}: expected a tag of the repository at ${repoDir}, got ${JSON.stringify(since.tag)}`);
+    } else {
+      sha2 = await resolveCommit(repoDir, since.commit);
+      because = `the commit ${since.commit} (${options.labels.since})`;
+      if (!sha2)
+        throw new ConfigError(
+          `${options.labels.since}: expected a commit of the repository at ${repoDir}, got ${JSON.stringify(since.commit)}`
+        );
+    }
+    base = { good: sha2, from: "since", because };
+  }
+  if (!await isAncestor(repoDir, base.good, head)) {
+    throw new ConfigError(
+      `${base.from === "given" ? options.labels.given : base.from === "state" ? "the watch's state" : options.labels.since}: ${base.good.slice(0, 12)} is not an ancestor of main's head ${head.slice(0, 12)}: the watch measures main against an earlier main (was main's history rewritten? delete the state file, or name the good commit)`
+    );
+  }
+  return base;
+}
+async function runWatch(options) {
+  const { base, head, watch } = options;
+  const state = options.state ?? startWatchState(base.good, base.because, options.now());
+  if (base.good === head) {
+    options.logger.info(`main's head ${head.slice(0, 12)} is the good commit: nothing has merged since, nothing to measure`);
+    return { base, head, card: null, judgement: null, change: null, state, bisection: null };
+  }
+  const card = await options.runRound({ base: base.good, head, label: "the drift round" });
+  const judgement = judgeDrift(readScenarioEstimates(card), watch.maxDrift);
+  const change = judgement.alarm || judgement.failed ? null : findSeriesChange(appendSeries(state, { good: base.good, head, judgement, now: options.now() }), watch.changePoint);
+  if (change) {
+    options.logger.info(
+      `change point: ${change.scenario ?? "the round"} ${((1 - change.score) * 100).toFixed(1)}% slower between ${change.before.slice(0, 12)} and ${change.after.slice(0, 12)} (p ${change.pValue.toFixed(3)})`
+    );
+  }
+  let bisection = null;
+  if (change && options.bisect) {
+    bisection = await runLocalBisection({
+      repoDir: options.repoDir,
+      good: change.before,
+      bad: change.after,
+      scenario: change.scenario,
+      maxRepeats: watch.maxRepeats,
+      explainShare: watch.explainShare,
+      runRound: options.runRound,
+      logger: options.logger,
+      ...options.signal ? { signal: options.signal } : {}
+    });
+  }
+  if (judgement.alarm && options.bisect) {
+    bisection = await runLocalBisection({
+      repoDir: options.repoDir,
+      good: base.good,
+      bad: head,
+      scenario: judgement.drifted[0]?.name ?? null,
+      rangeCard: card,
+      maxRepeats: watch.maxRepeats,
+      explainShare: watch.explainShare,
+      runRound: options.runRound,
+      logger: options.logger,
+      ...options.signal ? { signal: options.signal } : {}
+    });
+  }
+  const outcome = bisection?.plan.outcome ? describeOutcomeShort(bisection) : null;
+  const next = advanceWatchState(state, { good: base.good, head, judgement, outcome, change, now: options.now() });
+  return { base, head, card, judgement, change, state: next, bisection };
+}
+function describeOutcomeShort(bisection) {
+  const outcome = bisection.plan.outcome;
+  const sha2 = (index) => bisection.commits[index]?.sha.slice(0, 12) ?? "?";
+  switch (outcome?.kind) {
+    case "single":
+      return `single merge ${sha2(outcome.firstBad)} (${Math.round(outcome.share.value * 100)}% of the drift)`;
+    case "gradual":
+      return `gradual drift over ${sha2(outcome.from)}..${sha2(outcome.to)}`;
+    case "range":
+      return `range ${sha2(outcome.from)}..${sha2(outcome.to)} (${sha2(outcome.unresolved)} unresolved)`;
+    case "no-drift":
+      return "no drift to bisect";
+    default:
+      return "unfinished";
+  }
+}
+
+// src/round/write-watch-report.ts
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+
+// src/history/render-bisection.ts
+function describeChange(score) {
+  const percent = Math.abs(1 - score) * 100;
+  if (percent < 0.05) return "no change";
+  return `${percent.toFixed(1)}% ${score < 1 ? "slower" : "faster"}`;
+}
+function describeInterval2(interval) {
+  if (!interval) return "no interval";
+  if (interval.high < 1) return `[${((1 - interval.high) * 100).toFixed(1)}%, ${((1 - interval.low) * 100).toFixed(1)}%] slower`;
+  return `[${interval.low.toFixed(3)}\xD7, ${interval.high.toFixed(3)}\xD7]`;
+}
+function describeEstimate(estimate) {
+  const { interval } = estimate;
+  const change = describeChange(estimate.score);
+  if (interval && interval.high < 1)
+    return `${change} [${((1 - interval.high) * 100).toFixed(1)}%, ${((1 - interval.low) * 100).toFixed(1)}%]`;
+  return `${change} ${describeInterval2(interval)}`;
+}
+function shortSha(sha2) {
+  return sha2.slice(0, 12);
+}
+function commitRef(report, index) {
+  const commit = report.commits[index];
+  if (!commit) return "?";
+  const code = `\`${shortSha(commit.sha)}\``;
+  const linked = report.commitUrl ? `[${code}](${report.commitUrl(commit.sha)})` : code;
+  const pull = commit.pullRequest ? ` (#${commit.pullRequest.number})` : "";
+  const subject = commit.subject ? ` ${escapeInline(commit.subject.slice(0, 80))}` : "";
+  return `${linked}${pull}${subject}`;
+}
+function mergeName(report, index) {
+  const commit = report.commits[index];
+  const pull = commit?.pullRequest ? `#${commit.pullRequest.number} ` : "";
+  return `${pull}\`${shortSha(commit?.sha ?? "")}\` (merge ${index} of ${report.commits.length - 1} in the range)`;
+}
+function estimateCells(pooled) {
+  if (!pooled) return ["\u2014", "\u2014"];
+  const interval = pooled.interval ? `${pooled.interval.low.toFixed(3)}\xD7 \u2013 ${pooled.interval.high.toFixed(3)}\xD7` : "\u2014";
+  return [`${pooled.score.toFixed(3)}\xD7 (${describeChange(pooled.score)})`, interval];
+}
+var VERDICT_WORDS = {
+  good: "at the good level",
+  bad: "at the bad level",
+  explains: "explains the drift",
+  partial: "explains part of it",
+  unclear: "straddles the bar",
+  failed: "scored nothing"
+};
+function stepName(step) {
+  return step.purpose === "probe" ? `probe ${step.index}` : `parent of ${step.index}`;
+}
+function describeOutcome(report, outcome) {
+  const label = scenarioLabel(report.scenario);
+  const barText = `the bar ${report.plan.bar.toFixed(3)}\xD7 (halfway between 1\xD7 and the drift)`;
+  switch (outcome.kind) {
+    case "single": {
+      const parent = report.plan.steps.find((step) => step.purpose === "parent" && step.index === outcome.firstBad);
+      const pooled = parent?.pooled ?? null;
+      const measured = pooled ? `${label} ${describeEstimate(pooled)} against its parent` : "";
+      return [
+        `**Found: ${mergeName(report, outcome.firstBad)}.** ${measured}${measured ? ", " : ""}${Math.round(outcome.share.value * 100)}% of the drift (between ${Math.round(outcome.share.low * 100)}% and ${Math.round(outcome.share.high * 100)}%).`
+      ];
+    }
+    case "gradual":
+      return [
+        `**Gradual drift: no single merge explains it.** ${label} got ${describeChange(report.drift.score)} over the ${report.commits.length - 1} merges from ${commitRef(report, outcome.from)} to ${commitRef(report, outcome.to)}, ` + (outcome.evidence === "first-bad-explains-little" ? `and the first merge past ${barText}, ${mergeName(report, outcome.at)}, explains less than half of it against its own parent.` : `and ${mergeName(report, outcome.at)} sits part-way: slower than the good commit and faster than the bad one beyond their intervals, so the speed fell both before and after it.`)
+      ];
+    case "range":
+      return [
+        `**Narrowed to a range, not to one merge:** the first bad commit is after ${commitRef(report, outcome.from)} and at or before ${commitRef(report, outcome.to)}. ` + (outcome.why === "straddles" ? `${mergeName(report, outcome.unresolved)} still straddles ${barText} after its repeats, and speedgate does not guess.` : outcome.why === "failed" ? `The rounds of ${mergeName(report, outcome.unresolved)} scored nothing (see their cards).` : `${mergeName(report, outcome.unresolved)} is the first bad commit, but whether it explains most of the drift stays unclear after its repeats.`)
+      ];
+    case "no-drift":
+      return [`**No drift to bisect:** the bad commit against the good one shows ${label} ${describeChange(report.drift.score)}.`];
+  }
+}
+function renderBisection(report) {
+  const { plan } = report;
+  const label = scenarioLabel(report.scenario);
+  const n = report.commits.length - 1;
+  const lines = [
+    `## speedgate: ${escapeInline(label)} ${describeChange(report.drift.score)} on main`,
+    "",
+    `${report.trigger}: ${commitRef(report, n)} against ${commitRef(report, 0)}, ${n} merge${n === 1 ? "" : "s"} apart, measured ${label} ${describeEstimate(report.drift)}${report.maxDrift != null ? ` (the watch's bar: ${report.maxDrift.toFixed(2)}\xD7)` : ""}.`,
+    ""
+  ];
+  if (plan.outcome) lines.push(...describeOutcome(report, plan.outcome));
+  else {
+    const pending = report.pending ?? plan.next.map((step) => step.key);
+    lines.push(
+      `**Bisecting:** the first bad commit is after ${commitRef(report, plan.lo)} and at or before ${commitRef(report, plan.hi)}; ${pending.length > 0 ? `running ${pending.join(", ")}` : "waiting for the next step"}.`
+    );
+  }
+  if ((report.uncertain ?? []).length > 0) {
+    lines.push(
+      "",
+      `\u26A0\uFE0F speedgate cannot tell whether ${(report.uncertain ?? []).join(", ")} was dispatched (the app stopped while sending it). It is not sent again; if no run of the watch workflow for it appears, dispatch the workflow by hand with the inputs listed below.`
+    );
+  }
+  const rows = plan.steps.map((step) => {
+    const run = report.runs?.get(`${step.purpose}-${step.index}-${step.attempts}`) ?? report.runs?.get(`${step.purpose}-${step.index}-1`);
+    const [score, interval] = estimateCells(step.pooled);
+    const head = report.commits.findIndex((commit) => commit.sha === step.head);
+    const base = report.commits.findIndex((commit) => commit.sha === step.base);
+    return [
+      run?.url ? `[${stepName(step)}](${run.url})` : stepName(step),
+      head >= 0 ? commitRef(report, head) : `\`${shortSha(step.head)}\``,
+      base === 0 ? "the good commit" : base >= 0 ? `its parent \`${shortSha(step.base)}\`` : `\`${shortSha(step.base)}\``,
+      score,
+      interval,
+      `${VERDICT_WORDS[step.verdict]}${step.attempts > 1 ? ` (${step.attempts} rounds pooled)` : ""}`,
+      run?.runner ? escapeInline(run.runner) : "\u2014"
+    ];
+  });
+  lines.push(
+    "",
+    `### Steps (${label}; a probe scores a merge against the good commit, the parent round the first bad merge against its parent)`,
+    ""
+  );
+  if (rows.length === 0) lines.push("No step has landed yet.");
+  else lines.push(markdownTable([["Step", "Commit", "Against", "Score", "Interval (95%)", "Verdict", "Runner"], ...rows]));
+  lines.push(
+    "",
+    `How to read this: docs/watching-main.md. A step's bar is ${plan.bar.toFixed(3)}\xD7; a step whose interval straddles it is run again (its rounds pooled) and never guessed.`
+  );
+  return `${lines.join("\n")}
+`;
+}
+
+// src/round/write-watch-report.ts
+async function writeBisectionReport(dir, bisection, trigger, maxDrift) {
+  await mkdir(dir, { recursive: true });
+  for (const [key, card] of bisection.cards) await writeScorecard(join(dir, "steps", key), card);
+  const markdown = renderBisection({
+    scenario: bisection.scenario,
+    commits: bisection.commits.map((commit) => ({ sha: commit.sha, subject: commit.subject })),
+    drift: bisection.setup.drift,
+    plan: bisection.plan,
+    trigger,
+    maxDrift
+  });
+  const json = {
+    good: bisection.commits[0]?.sha ?? null,
+    bad: bisection.commits.at(-1)?.sha ?? null,
+    scenario: bisection.scenario,
+    commits: bisection.commits,
+    drift: bisection.setup.drift,
+    bar: bisection.plan.bar,
+    outcome: bisection.plan.outcome,
+    steps: bisection.plan.steps,
+    rounds: bisection.records.map((record) => {
+      const key = stepKey(record.purpose, record.index, record.attempt);
+      return { key, ...record, card: join("steps", key, "scorecard.json") };
+    })
+  };
+  const markdownPath = join(dir, "bisection.md");
+  const jsonPath = join(dir, "bisection.json");
+  await writeAtomically(markdownPath, markdown);
+  await writeAtomically(jsonPath, `${JSON.stringify(json, null, 2)}
+`);
+  return { markdownPath, jsonPath, markdown };
+}
+async function writeWatchReport(outDir, run, maxDrift) {
+  await mkdir(outDir, { recursive: true });
+  const cardPaths = run.card ? await writeScorecard(outDir, run.card) : null;
+  const bisection = run.bisection ? await writeBisectionReport(
+    join(outDir, "bisection"),
+    run.bisection,
+    run.change ? "A change point in the watch's series" : "The drift round",
+    run.change ? null : maxDrift
+  ) : null;
+  const watchPath = join(outDir, "watch.json");
+  const report = {
+    good: run.base.good,
+    goodFrom: run.base.from,
+    goodBecause: run.base.because,
+    head: run.head,
+    maxDrift,
+    alarm: run.judgement?.alarm ?? false,
+    failed: run.judgement?.failed ?? false,
+    scenarios: run.judgement?.scenarios ?? [],
+    change: run.change,
+    bisection: run.bisection?.plan.outcome ?? null,
+    state: run.state
+  };
+  await writeAtomically(watchPath, `${JSON.stringify(report, null, 2)}
+`);
+  return { watchPath, cardPaths, bisection };
 }
 
 // src/cli/parse-command-args.ts
@@ -5576,296 +6347,40 @@ function parseCommandArgs(command, args, options, allowPositionals = false) {
   }
 }
 
-// src/cli/commands/calibrate-command.ts
-var DEFAULT_CALIBRATION_ROUNDS = 20;
-var DEFAULT_CALIBRATION_FILE = "speedgate-calibration.json";
-function worstUnscoredShare(rounds) {
-  return Math.max(...rounds.map((round) => round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0));
-}
-function describeUnrepeatable(share, maxUnscored, where) {
-  return `  warning: the unchanged engine left up to ${formatPercent(share)} of the prompts${where} unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`;
-}
-function describeCalibration(file, maxUnscored, queueBound = null, scenarioMaxUnscored = /* @__PURE__ */ new Map()) {
-  const scores = file.rounds.map((round) => round.roundScore);
-  const headline = file.scenarios?.[0];
-  const lines = [
-    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}${headline ? `, scenario ${headline.name} (the headline; every scenario's floor is below)` : ""}:`,
-    `  round scores of the baseline against itself: ${scores.map((score) => formatTimes(score)).join(", ")}`,
-    `  spread: ${formatTimes(Math.min(...scores))}\u2013${formatTimes(Math.max(...scores))}, ${formatPercent(file.noise.sdLog)} standard deviation (log scale)`,
-    `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore \xD7 ${(1 + file.noise.floor).toFixed(4)} to pass`,
-    `  a speedup of ${formatPercent(file.noise.detectableSpeedup)} over the bar passes 95% of the time on this runner`
-  ];
-  const self = selfAgreementOf(file.rounds);
-  if (self) {
-    const median = self.lowestMedianAgreement === null ? "not compared by text" : `lowest median agreement ${formatPercent(self.lowestMedianAgreement)}`;
-    lines.push(
-      `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in one round (rounds gating on this file allow the same)`
-    );
-  }
-  if (file.scenarios) {
-    lines.push(`  each scenario, gated on its own floor (${file.scenarios.length}):`);
-    for (const scenario of file.scenarios) {
+// src/cli/commands/watch-command.ts
+import { access, mkdir as mkdir2, readFile as readFile2 } from "node:fs/promises";
+import { dirname, join as join2, resolve as resolve3 } from "node:path";
+
+// src/cli/describe-watch-run.ts
+var VERDICTS = {
+  drifted: "DRIFTED beyond the bar",
+  within: "within the bar",
+  unclear: "straddles the bar",
+  none: "scored nothing"
+};
+function describeWatchRun(run, maxDrift) {
+  const lines = [`good commit: ${run.base.good.slice(0, 12)} (${run.base.because})`, `main's head: ${run.head.slice(0, 12)}`];
+  if (!run.judgement) {
+    lines.push("nothing merged since the good commit: no round was run");
+  } else {
+    lines.push(`drift round, bar ${maxDrift.toFixed(2)}\xD7 (watch.maxDrift):`);
+    for (const entry of run.judgement.scenarios) {
+      const measured = entry.estimate ? describeEstimate(entry.estimate) : "no score (see the card's failure)";
+      lines.push(`  ${scenarioLabel(entry.name)}: ${measured}: ${VERDICTS[entry.verdict]}`);
+    }
+    if (run.change) {
       lines.push(
-        `    ${scenario.name}: noise floor +${formatPercent(scenario.noise.floor)}, a speedup of ${formatPercent(scenario.noise.detectableSpeedup)} over the bar passes 95% of the time (${scenario.settings.prompts} prompts, bench.runs ${scenario.settings.runs})`
+        `CHANGE POINT: ${scenarioLabel(run.change.scenario)} ${describeChange(run.change.score)} between ${run.change.before.slice(0, 12)} and ${run.change.after.slice(0, 12)} in the watch's series (p ${run.change.pValue.toFixed(3)})`
       );
     }
-  }
-  const studies = file.scenarios?.map((scenario) => ({
-    where: ` of scenario ${scenario.name}`,
-    share: worstUnscoredShare(scenario.rounds),
-    limit: scenarioMaxUnscored.get(scenario.name) ?? maxUnscored
-  })) ?? [{ where: "", share: worstUnscoredShare(file.rounds), limit: maxUnscored }];
-  for (const { where, share, limit } of studies) if (share > limit) lines.push(describeUnrepeatable(share, limit, where));
-  if (queueBound) {
     lines.push(
-      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound (in the first, ${queueBound.first.why}): this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`
+      run.judgement.alarm ? `ALARM: main drifted (${run.judgement.drifted.map((entry) => scenarioLabel(entry.name)).join(", ")})` : run.judgement.failed ? "no verdict: the drift round scored nothing" : "no alarm"
     );
   }
+  lines.push(`good commit from now on: ${run.state.good.slice(0, 12)} (${run.state.goodBecause})`);
   return `${lines.join("\n")}
 `;
 }
-function describeAaScore(card) {
-  if (!card.scenarios) return formatTimes(card.roundScore);
-  return card.scenarios.map(({ name, card: one }) => `${name} ${formatTimes(one.roundScore)}`).join(", ");
-}
-var calibrateCommand = {
-  name: "calibrate",
-  summary: "measure this runner's noise: the baseline scored against itself N rounds (an A/A study)",
-  usage: "speedgate calibrate --config <round.yml> [--runs N] [--out <file>] [--run-id ID]",
-  details: `Options:
-  --config <file>  the round config the rounds will run (its settings, prompts and bench.runs)
-  --runs N         A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})
-  --out <file>     where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)
-  --run-id ID      the id the run's Docker resources are labelled with (default: a new one)
-
-Exit codes:
-  0    the calibration was written
-  1    an A/A round failed (nothing is written), or speedgate itself failed
-  2    a bad config or usage
-  130  cancelled by SIGINT or SIGTERM`,
-  async run(args, context) {
-    const { values } = parseCommandArgs("calibrate", args, {
-      config: { type: "string" },
-      runs: { type: "string", default: String(DEFAULT_CALIBRATION_ROUNDS) },
-      out: { type: "string" },
-      "run-id": { type: "string" }
-    });
-    if (!values.config) throw new UsageError(`speedgate calibrate: --config is required
-usage: ${this.usage}`);
-    const rounds = Number(values.runs);
-    if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1e3) {
-      throw new UsageError(
-        `speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`
-      );
-    }
-    const round = await loadRound(values.config, { skipCalibration: true });
-    const out = resolve(values.out ?? join(dirname2(round.configPath), DEFAULT_CALIBRATION_FILE));
-    const progress = createProgressRenderer(process.stderr);
-    const workloads = round.scenarios ? `${round.scenarios.length} scenarios (${round.scenarios.map((scenario) => scenario.name).join(", ")})` : `${round.prompts.length} prompts`;
-    context.logger.info(
-      `speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${round.config.bench.runs}), the baseline against itself`
-    );
-    let file;
-    const queueBound = [];
-    try {
-      file = await runCalibration({
-        round,
-        rounds,
-        logger: context.logger,
-        signal: context.signal,
-        runId: values["run-id"] ?? `calibrate-${randomUUID().slice(0, 8)}`,
-        onProgress: (_index, event) => progress.onProgress(event),
-        onRoundDone: (index, card) => {
-          progress.finish();
-          const queued = detectQueueBound(card);
-          if (queued) queueBound.push(queued);
-          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${describeAaScore(card)}${queued ? " (queue-bound)" : ""}`);
-        }
-      });
-    } catch (error) {
-      progress.finish();
-      if (error instanceof RoundCancelledError) {
-        context.logger.error(error.message);
-        return 130;
-      }
-      if (error instanceof CalibrationRoundError) {
-        context.logger.error(`${error.message}; no calibration was written`);
-        return 1;
-      }
-      throw error;
-    }
-    progress.finish();
-    await mkdir(dirname2(out), { recursive: true });
-    await writeAtomically(out, `${JSON.stringify(file, null, 2)}
-`);
-    const first = queueBound[0];
-    const scenarioMaxUnscored = new Map(round.scenarios?.map((scenario) => [scenario.name, scenario.config.gate.maxUnscored]));
-    context.stdout.write(
-      describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored)
-    );
-    const named = relative(dirname2(round.configPath), out) || basename(out);
-    context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
-    return 0;
-  }
-};
-
-// src/cli/commands/cleanup-command.ts
-var import_dockerode = __toESM(require_docker(), 1);
-import { resolve as resolve2 } from "node:path";
-
-// src/docker/sweep-baseline-images.ts
-var DEFAULT_BASELINE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1e3;
-async function sweepBaselineImages(docker, options, logger) {
-  const now = options.now ?? Date.now();
-  const images = await docker.listImages({ filters: { label: [`${LABEL_ROLE}=baseline`, LABEL_BASELINE_BASE] } });
-  const sweep = { removed: [], inUse: [], kept: 0 };
-  for (const info of images) {
-    const created = Date.parse(info.Labels?.[LABEL_CREATED] ?? "") || info.Created * 1e3;
-    if (now - created <= options.maxAgeMs) {
-      sweep.kept += 1;
-      continue;
-    }
-    const name = info.RepoTags?.find((tag) => tag !== "<none>:<none>") ?? info.Id.slice(0, 19);
-    try {
-      for (const tag of info.RepoTags ?? []) if (tag !== "<none>:<none>") await docker.getImage(tag).remove({ noprune: false });
-      await docker.getImage(info.Id).remove().catch((error) => {
-        if (dockerStatusCode(error) !== 404) throw error;
-      });
-      sweep.removed.push(name);
-    } catch (error) {
-      if (dockerStatusCode(error) !== 409) throw error;
-      logger.debug(`docker: kept ${name}: ${error.message}`);
-      sweep.inUse.push(name);
-    }
-  }
-  return sweep;
-}
-
-// src/cli/commands/cleanup-command.ts
-var USAGE = "speedgate cleanup [--repo DIR] | (--run-id ID | --stale | --baselines) [--older-than-hours H] [--keep-images]";
-var DETAILS = `Without a mode: in the git repository around DIR (--repo, default the current folder), remove what
-base/head rounds with runtime: process left there when their process was killed (a cancelled or
-timed-out job): their worktrees, temporary folders and engine processes. A round still running is
-left alone, and every new round in the repository does the same first. Needs no Docker.
-
-Options:
-  --repo DIR    the repository whose killed rounds to clean up (default: the current folder)
-  --run-id ID   remove the containers, networks and candidate images of one run
-  --stale       remove those of every run whose speedgate process is gone: on this host, its pid
-                (with the process's start time, so a reused pid does not count) no longer runs;
-                made on another host or without a pid, older than --older-than-hours (default ${DEFAULT_STALE_AFTER_MS / 36e5})
-  --baselines   remove the baseline images cached per base commit (base/head mode) built more than
-                --older-than-hours ago (default ${DEFAULT_BASELINE_MAX_AGE_MS / 36e5}, a week); one still in use is kept
-  --keep-images keep the candidate images too
-Otherwise baseline images are kept: runs share them and they are slow to rebuild. The build cache
-volumes (speedgate-build-cache-<engine>) are never removed: docker volume rm clears one.
-
-Exit codes: 0 removed (or nothing to remove); 1 no Docker daemon answers; 2 bad usage, or DIR is not
-in a git repository`;
-var cleanupCommand = {
-  name: "cleanup",
-  summary: "remove the worktrees, engine processes, Docker containers, networks and images a run left behind",
-  usage: USAGE,
-  details: DETAILS,
-  async run(args, context) {
-    const { values } = parseCommandArgs("cleanup", args, {
-      "run-id": { type: "string" },
-      stale: { type: "boolean", default: false },
-      baselines: { type: "boolean", default: false },
-      "older-than-hours": { type: "string" },
-      "keep-images": { type: "boolean", default: false },
-      repo: { type: "string" }
-    });
-    const runId = values["run-id"];
-    const modes = [runId !== void 0, values.stale, values.baselines].filter(Boolean).length;
-    if (modes === 0) {
-      const from = resolve2(values.repo ?? process.cwd());
-      let repoDir;
-      try {
-        repoDir = await gitText(from, ["rev-parse", "--show-toplevel"]);
-      } catch (error) {
-        if (!(error instanceof GitError)) throw error;
-        throw new UsageError(
-          `speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo
-usage: ${USAGE}`
-        );
-      }
-      const sweep = await sweepLeftRounds(repoDir, context.logger);
-      context.stdout.write(
-        `removed what ${sweep.rounds} killed round(s) left in ${repoDir}: ${sweep.worktrees} worktree(s), ${sweep.processGroups} process group(s) still running` + (sweep.live > 0 ? `; ${sweep.live} round(s) still running left alone` : "") + "\n"
-      );
-      return 0;
-    }
-    if (modes !== 1 || values.repo !== void 0) {
-      throw new UsageError(
-        `speedgate cleanup: expected at most one of --run-id, --stale or --baselines, and --repo only without them
-usage: ${USAGE}`
-      );
-    }
-    let staleAfterMs = values.baselines ? DEFAULT_BASELINE_MAX_AGE_MS : DEFAULT_STALE_AFTER_MS;
-    if (values["older-than-hours"] !== void 0) {
-      const hours = Number(values["older-than-hours"]);
-      if (!Number.isFinite(hours) || hours < 0) {
-        throw new UsageError(
-          `speedgate cleanup: --older-than-hours: expected a number of hours, 0 or more, got ${JSON.stringify(values["older-than-hours"])}`
-        );
-      }
-      staleAfterMs = hours * 36e5;
-    }
-    const docker = new import_dockerode.default();
-    try {
-      await docker.ping();
-    } catch (error) {
-      context.logger.error(`speedgate cleanup: no Docker daemon answers (${error.message}); nothing was removed`);
-      return 1;
-    }
-    if (values.baselines) {
-      const sweep = await sweepBaselineImages(docker, { maxAgeMs: staleAfterMs }, context.logger);
-      for (const name of sweep.removed) context.stdout.write(`removed ${name}
-`);
-      for (const name of sweep.inUse) context.stdout.write(`kept ${name}: still in use
-`);
-      context.stdout.write(
-        `removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 36e5} hours; kept ${sweep.kept + sweep.inUse.length}
-`
-      );
-      return 0;
-    }
-    const counts = await sweepResources(docker, runId !== void 0 ? { runId } : { stale: true }, context.logger, {
-      keepCandidateImages: values["keep-images"],
-      staleAfterMs
-    });
-    const what = runId !== void 0 ? `run ${runId}` : "stale runs";
-    context.stdout.write(
-      `removed ${counts.containers} container(s), ${counts.networks} network(s), ${counts.images} image(s) of ${what}
-`
-    );
-    return 0;
-  }
-};
-
-// src/cli/commands/demo-command.ts
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
-
-// src/engine/find-free-port.ts
-import { createServer } from "node:net";
-async function findFreePort() {
-  return await new Promise((resolve6, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve6(port));
-    });
-  });
-}
-
-// src/cli/commands/run-command.ts
-import { resolve as resolve3 } from "node:path";
 
 // src/scorecard/render/render-text.ts
 function pad(text, width) {
@@ -5915,11 +6430,15 @@ function summaryRows(card, indent = "") {
   const speed = describeSpeedLead(card);
   const next = describeNextStep(card);
   const inconclusive = describeInconclusive(card);
+  const regressed = describeRegressedPrompts(card);
+  const answers = describeUnexplainedDecision(card);
   const rows = [
     ["Round score", `${score.score} ${score.rest}`],
     ["Prompts", describePromptCounts(card)],
     ...speed === "" ? [] : [["Speed", speed]],
+    ...regressed ? [["Slower prompts", regressed]] : [],
     ...describeQualityRows(card).map((row) => [row.label, row.text]),
+    ...answers ? [["Answers", answers]] : [],
     ["Gate", gate.text],
     ...next ? [["What now", next]] : [],
     ...inconclusive ? [
@@ -5932,12 +6451,20 @@ function summaryRows(card, indent = "") {
 function settingsLine(card) {
   const s = card.settings;
   const load = s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`;
-  return `Settings: ${load}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`;
+  const runs = s.budget ? `${s.budget.min} to ${s.budget.max} (a budget)` : String(s.runs);
+  return `Settings: ${load}, runs ${runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`;
 }
 function timeSpentLines(card) {
   if (!card.timeSpent) return [];
   const { rows, sentence } = describeTimeSpent(card.timeSpent);
-  return ["", "Where the time went:", ...columns(rows.map(([label, ...rest]) => [`  ${label ?? ""}`, ...rest])), `  ${sentence}`];
+  const four = describeFixedFour(card, card.timeSpent);
+  return [
+    "",
+    "Where the time went:",
+    ...columns(rows.map(([label, ...rest]) => [`  ${label ?? ""}`, ...rest])),
+    `  ${sentence}`,
+    ...four ? [`  ${four}`] : []
+  ];
 }
 function provenanceLines(card) {
   const out = [];
@@ -5961,8 +6488,8 @@ function renderScenariosText(card, scenarios, maxLogLines) {
   if (scenarios.leadsWithFailure) out.push(...failure.slice(1), "");
   out.push(
     ...columns([
-      ["scenario", "load", "prompts", "score", "interval", "verdict"],
-      ...scenarios.rows.map((row) => [row.name, row.load, row.prompts, row.score, row.interval, `${row.mark} ${row.verdict}`])
+      ["scenario", "role", "load", "prompts", "score", "interval", "verdict"],
+      ...scenarios.rows.map((row) => [row.name, row.role, row.load, row.prompts, row.score, row.interval, `${row.mark} ${row.verdict}`])
     ])
   );
   for (const reason of scenarios.roundReasons) out.push("", `Not passed: ${reason}.`);
@@ -6011,7 +6538,7 @@ function renderText(card, options = {}) {
         card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)})`
       ],
       ...intervalWords ? [["  Interval", intervalWords]] : [],
-      ["  Runs", describeRuns(card)],
+      ["  Runs", describeRuns2(card)],
       ["  Noise", describeNoise(card)],
       ["  Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
       ["  Below tolerance", `${card.belowTolerance} (answered too little to score)`],
@@ -6101,7 +6628,7 @@ function renderText(card, options = {}) {
 }
 
 // src/cli/render-round-plan.ts
-import { isAbsolute, relative as relative2 } from "node:path";
+import { isAbsolute, relative } from "node:path";
 function showCommand(command, config) {
   const host = config.runtime === "process" || config.docker.network === "host" ? PROCESS_ENGINE_HOST : "0.0.0.0";
   return command.map(
@@ -6210,7 +6737,7 @@ function notes(check) {
       found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
   });
   if (config.runtime === "process" && config.candidate.sourceDir && !config.candidate.cwd && config.baseline.cwd) {
-    const offset = relative2(config.candidate.sourceDir, config.baseline.cwd);
+    const offset = relative(config.candidate.sourceDir, config.baseline.cwd);
     if (offset.startsWith("..") || isAbsolute(offset)) {
       found.push(
         "baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it"
@@ -6241,11 +6768,21 @@ function sharedPromptsLines(check) {
   const note = describeSharedPrompts(findSharedPrompts(scenarios));
   return note ? [`note: ${note}`] : [];
 }
+function describePlanRule(use) {
+  switch (use) {
+    case "interval-low":
+      return "the 95% interval's low end";
+    case "sequential":
+      return "the sequential test after each pair of runs (its lower bound)";
+    default:
+      return "the round score";
+  }
+}
 function scenarioLines(check) {
   return (check.round.scenarios ?? []).map((scenario, index) => {
     const { bench, gate } = scenario.config;
     const onRunnerOnly = check.paths.some((entry) => entry.field === `scenarios[${index}].prompts` && entry.problem !== null);
-    const runs = `${bench.runs} run${bench.runs === 1 ? "" : "s"}`;
+    const runs = `${describeRuns(bench.runs)} run${bench.runs === 1 ? "" : "s"}`;
     return `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; gate at least ${gate.minRoundScore}\xD7`;
   });
 }
@@ -6272,7 +6809,8 @@ function renderRoundPlan(check, commitsPlan = []) {
       `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
       sendsBenchPrompts(config) ? `prompts: ${describePlanPrompts(bench, prompts.length, promptsPath?.problem != null)}` : `prompts: each scenario sends its own${bench.prompts === void 0 ? "" : " (bench.prompts is not read)"}`,
       check.round.commits ? "candidate: the head commit (no patch)" : patch ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}\u2026)` : config.candidate.patch ? `patch: ${config.candidate.patch} (on the runner)` : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
-      `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}\xD7; a prompt scores only with at least ${Math.round(bench.tolerance * 1e3) / 10}% of the baseline's tokens`,
+      `runs: ${describeRuns(bench.runs)} of each engine, ${bench.order}`,
+      `gate: ${describePlanRule(gate.use)} at least ${gate.minRoundScore}\xD7; a prompt scores only with at least ${Math.round(bench.tolerance * 1e3) / 10}% of the baseline's tokens`,
       ...gate.maxRegression !== void 0 ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}\xD7`] : [],
       ...qualityLines(check),
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`
@@ -6297,8 +6835,8 @@ function renderRoundPlan(check, commitsPlan = []) {
 }
 
 // src/cli/describe-commits-plan.ts
-var import_dockerode2 = __toESM(require_docker(), 1);
-var short = (sha) => sha.slice(0, 12);
+var import_dockerode = __toESM(require_docker(), 1);
+var short = (sha2) => sha2.slice(0, 12);
 function listed(change) {
   if (change.files.length === 0) return "no file";
   const names = change.files.slice(0, 5).map((file) => file.path).join(", ");
@@ -6318,7 +6856,7 @@ async function readRevisionForCheck(round) {
   if (!("label" in source)) return { written: null, why: `read from ${describeSource(source)} in the image when the round runs` };
   if (!config.baseline.image) return { written: null, why: `read from the ${source.label} label of the built image when the round runs` };
   try {
-    const info = await new import_dockerode2.default().getImage(config.baseline.image).inspect();
+    const info = await new import_dockerode.default().getImage(config.baseline.image).inspect();
     const value = info.Config.Labels?.[source.label];
     return value ? { written: value.trim(), why: `label ${source.label}` } : {
       written: null,
@@ -6383,6 +6921,29 @@ async function describeCommitsPlan(round) {
   return lines;
 }
 
+// src/cli/read-round-mode.ts
+import { resolve as resolve2 } from "node:path";
+function readRoundMode(command, values, usage) {
+  if (values.base === void 0) {
+    if (values.head !== void 0 || values.repo !== void 0) {
+      throw new UsageError(
+        `speedgate ${command}: ${values.head !== void 0 ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)
+usage: ${usage}`
+      );
+    }
+    return values.patch ? { patchPath: values.patch } : {};
+  }
+  if (values.patch !== void 0) {
+    throw new UsageError(
+      `speedgate ${command}: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one
+usage: ${usage}`
+    );
+  }
+  return {
+    commits: { base: values.base, head: values.head ?? "HEAD", ...values.repo !== void 0 ? { repoDir: resolve2(values.repo) } : {} }
+  };
+}
+
 // src/cli/commands/run-command.ts
 function renderCard(card, format) {
   if (format === "md") return renderMarkdown(card);
@@ -6418,26 +6979,6 @@ async function runAndReport(round, options, context) {
   context.logger.info(`wrote ${jsonPath} and ${markdownPath}`);
   if (card.failure?.kind === "image_base_mismatch") return EXIT_IMAGE_BASE_MISMATCH;
   return options.failOnGate && !describeVerdict(card).passed ? 1 : 0;
-}
-function roundOptions(values, usage) {
-  if (values.base === void 0) {
-    if (values.head !== void 0 || values.repo !== void 0) {
-      throw new UsageError(
-        `speedgate run: ${values.head !== void 0 ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)
-usage: ${usage}`
-      );
-    }
-    return values.patch ? { patchPath: values.patch } : {};
-  }
-  if (values.patch !== void 0) {
-    throw new UsageError(
-      `speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one
-usage: ${usage}`
-    );
-  }
-  return {
-    commits: { base: values.base, head: values.head ?? "HEAD", ...values.repo !== void 0 ? { repoDir: resolve3(values.repo) } : {} }
-  };
 }
 var runCommand = {
   name: "run",
@@ -6482,7 +7023,7 @@ Exit codes:
     });
     if (!values.config) throw new UsageError(`speedgate run: --config is required
 usage: ${this.usage}`);
-    const loadOptions = roundOptions(values, this.usage);
+    const loadOptions = readRoundMode("run", values, this.usage);
     if (values.check) {
       const check = await checkRound(values.config, loadOptions);
       context.stdout.write(renderRoundPlan(check, await describeCommitsPlan(check.round)));
@@ -6505,9 +7046,699 @@ usage: ${this.usage}`);
   }
 };
 
+// src/cli/commands/watch-command.ts
+var DEFAULT_STATE_PATH = join2(".speedgate", "watch-state.json");
+async function readStateFile(path) {
+  try {
+    await access(path);
+  } catch {
+    return null;
+  }
+  try {
+    return parseWatchState(await readFile2(path, "utf8"), path);
+  } catch (error) {
+    throw new ConfigError(`--state: ${error.message}`);
+  }
+}
+async function repositoryRoot(repo) {
+  const from = resolve3(repo ?? process.cwd());
+  const root = await findRepositoryRoot(from);
+  if (!root) throw new ConfigError(`--repo: expected a clone of the engine's repository, but ${from} is not in a git repository`);
+  return root;
+}
+var watchCommand = {
+  name: "watch",
+  summary: "score main's head against the last commit the watch found good, and bisect a drift beyond watch.maxDrift",
+  usage: "speedgate watch --config <round.yml> --out <dir> [--repo <dir>] [--head <rev>] [--good <rev>] [--state <file>] [--bisect] [--fail-on-drift]",
+  details: `Options:
+  --config <file>    the round config; its watch: section sets the bar, where the watch starts and the repeats
+  --out <dir>        where the drift round's card, watch.json and (with --bisect) bisection/ are written
+  --repo <dir>       the engine's clone (default: the one around the current folder)
+  --head <rev>       main's head (default HEAD)
+  --good <rev>       the commit to measure against this once (default: the state file's, else watch.since)
+  --state <file>     the watch's state: its good commit, kept between runs (default: .speedgate/watch-state.json
+                     in the repository); written after each run
+  --bisect           when the drift round raises an alarm, bisect main's first-parent range here, one round
+                     after another (docs/watching-main.md)
+  --fail-on-drift    exit 1 when a scenario drifted beyond the bar
+
+Exit codes:
+  0    the watch ran (an alarm too, without --fail-on-drift), or main has not moved
+  1    --fail-on-drift and main drifted, or speedgate itself failed
+  2    a bad config, state file, commit or usage: nothing was run
+  3    the engine image cannot be brought to the good commit (image_base_mismatch)
+  130  cancelled by SIGINT or SIGTERM`,
+  async run(args, context) {
+    const { values } = parseCommandArgs("watch", args, {
+      config: { type: "string" },
+      out: { type: "string" },
+      repo: { type: "string" },
+      head: { type: "string" },
+      good: { type: "string" },
+      state: { type: "string" },
+      bisect: { type: "boolean", default: false },
+      "fail-on-drift": { type: "boolean", default: false }
+    });
+    if (!values.config) throw new UsageError(`speedgate watch: --config is required
+usage: ${this.usage}`);
+    if (!values.out) throw new UsageError(`speedgate watch: --out is required
+usage: ${this.usage}`);
+    const watch = await readWatchSettings(values.config);
+    const repoDir = await repositoryRoot(values.repo);
+    const head = await resolveCommit(repoDir, values.head ?? "HEAD");
+    if (!head)
+      throw new ConfigError(`--head: expected a commit of the repository at ${repoDir}, got ${JSON.stringify(values.head ?? "HEAD")}`);
+    const statePath = resolve3(repoDir, values.state ?? DEFAULT_STATE_PATH);
+    const state = await readStateFile(statePath);
+    const base = await resolveWatchBase({
+      repoDir,
+      head,
+      given: values.good ?? null,
+      state,
+      since: watch.since,
+      labels: { given: "--good", since: "watch.since" }
+    });
+    context.logger.info(`watch: main's head ${head.slice(0, 12)} against ${base.good.slice(0, 12)}, ${base.because}`);
+    const progress = createProgressRenderer(process.stderr);
+    let run;
+    try {
+      run = await runWatch({
+        repoDir,
+        head,
+        base,
+        state,
+        watch,
+        bisect: values.bisect,
+        runRound: localCommitRounds({
+          configPath: values.config,
+          repoDir,
+          logger: context.logger,
+          signal: context.signal,
+          onProgress: (_label, event) => progress.onProgress(event)
+        }),
+        logger: context.logger,
+        signal: context.signal,
+        now: () => /* @__PURE__ */ new Date()
+      });
+    } catch (error) {
+      progress.finish();
+      if (error instanceof RoundCancelledError) {
+        context.logger.error(error.message);
+        return 130;
+      }
+      throw error;
+    }
+    progress.finish();
+    const written = await writeWatchReport(values.out, run, watch.maxDrift);
+    await mkdir2(dirname(statePath), { recursive: true });
+    await writeAtomically(statePath, `${JSON.stringify(run.state, null, 2)}
+`);
+    context.stdout.write(describeWatchRun(run, watch.maxDrift));
+    if (written.bisection) context.stdout.write(`
+${written.bisection.markdown}`);
+    context.logger.info(
+      `wrote ${written.watchPath}${written.cardPaths ? ` and ${written.cardPaths.jsonPath}` : ""}; state in ${statePath}`
+    );
+    if (run.card?.failure?.kind === "image_base_mismatch") return EXIT_IMAGE_BASE_MISMATCH;
+    return values["fail-on-drift"] && run.judgement?.alarm ? 1 : 0;
+  }
+};
+
+// src/cli/commands/bisect-command.ts
+var bisectCommand = {
+  name: "bisect",
+  summary: "find the merge that made main slower between a good and a bad commit, one base/head round at a time",
+  usage: "speedgate bisect --config <round.yml> --good <rev> --bad <rev> --out <dir> [--repo <dir>] [--scenario <name>]",
+  details: `Options:
+  --config <file>    the round config (its watch: section sets the repeats and the share a merge must explain)
+  --good <rev>       a commit of main at the good speed
+  --bad <rev>        a later commit of main, slower
+  --out <dir>        where bisection.md, bisection.json, range/ (the bad commit's card against the good one)
+                     and steps/<step>/ (each step's card) are written
+  --repo <dir>       the engine's clone (default: the one around the current folder)
+  --scenario <name>  the scenario to follow (default: the one the range round shows slowest)
+
+It first scores the bad commit against the good one (the range round), then each step: a commit of main's
+first-parent history between them against the good commit, halving the range; a step whose interval
+straddles its bar is run again (watch.maxRepeats), then reported as a range, never guessed. The first bad
+commit is then scored against its own parent: a single merge when it explains watch.explainShare of the
+drift, else a gradual drift (docs/watching-main.md).
+
+Exit codes:
+  0    the bisection ended (found, gradual, a range, or no drift to bisect: bisection.md says which)
+  1    speedgate itself failed, or the range round scored nothing
+  2    a bad config, commit or usage, or a good commit not on the bad one's first-parent history
+  130  cancelled by SIGINT or SIGTERM`,
+  async run(args, context) {
+    const { values } = parseCommandArgs("bisect", args, {
+      config: { type: "string" },
+      good: { type: "string" },
+      bad: { type: "string" },
+      out: { type: "string" },
+      repo: { type: "string" },
+      scenario: { type: "string" }
+    });
+    for (const required of ["config", "good", "bad", "out"]) {
+      if (!values[required]) throw new UsageError(`speedgate bisect: --${required} is required
+usage: ${this.usage}`);
+    }
+    const configPath = values.config ?? "";
+    const outDir = values.out ?? "";
+    const watch = await readWatchSettings(configPath);
+    const repoDir = await repositoryRoot(values.repo);
+    const resolved = { good: "", bad: "" };
+    for (const which of ["good", "bad"]) {
+      const sha2 = await resolveCommit(repoDir, values[which] ?? "");
+      if (!sha2)
+        throw new ConfigError(`--${which}: expected a commit of the repository at ${repoDir}, got ${JSON.stringify(values[which])}`);
+      resolved[which] = sha2;
+    }
+    const progress = createProgressRenderer(process.stderr);
+    let bisection;
+    try {
+      bisection = await runLocalBisection({
+        repoDir,
+        good: resolved.good,
+        bad: resolved.bad,
+        scenario: values.scenario ?? null,
+        maxRepeats: watch.maxRepeats,
+        explainShare: watch.explainShare,
+        runRound: localCommitRounds({
+          configPath,
+          repoDir,
+          logger: context.logger,
+          signal: context.signal,
+          onProgress: (_label, event) => progress.onProgress(event)
+        }),
+        logger: context.logger,
+        signal: context.signal,
+        onRound: async (key, card) => {
+          if (key === "range") await writeScorecard(join3(outDir, "range"), card);
+        }
+      });
+    } catch (error) {
+      progress.finish();
+      if (error instanceof RoundCancelledError) {
+        context.logger.error(error.message);
+        return 130;
+      }
+      if (error instanceof NotFirstParentError) throw new ConfigError(`--good: ${error.message}`);
+      if (error instanceof RangeRoundFailedError) {
+        context.logger.error(`speedgate bisect: ${error.message}; its card is in ${join3(outDir, "range")}`);
+        return 1;
+      }
+      throw error;
+    }
+    progress.finish();
+    const written = await writeBisectionReport(outDir, bisection, "speedgate bisect", null);
+    context.stdout.write(written.markdown);
+    context.logger.info(`wrote ${written.markdownPath} and ${written.jsonPath}`);
+    return 0;
+  }
+};
+
+// src/cli/commands/calibrate-command.ts
+import { randomUUID } from "node:crypto";
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { basename, dirname as dirname3, join as join4, relative as relative2, resolve as resolve4 } from "node:path";
+
+// src/round/run-calibration.ts
+import { dirname as dirname2 } from "node:path";
+var CalibrationRoundError = class extends Error {
+  constructor(message, card) {
+    super(message);
+    this.card = card;
+    this.name = "CalibrationRoundError";
+  }
+  card;
+};
+function aaRound(round) {
+  const { cwd } = resolveRoundEngines(round.config, round.configPath, { commits: round.commits != null }).baseline;
+  const aaConfig = (config) => {
+    const { calibration: _calibration, ...gate } = config.gate;
+    const baseline = cwd === null ? config.baseline : { ...config.baseline, cwd };
+    const bench = { ...config.bench, runs: calibrationRunsOf(config.bench.runs) };
+    return {
+      ...config,
+      baseline,
+      candidate: { postPatch: [], trusted: config.candidate.trusted },
+      bench,
+      gate: { ...gate, use: "round-score" }
+    };
+  };
+  return {
+    ...round,
+    config: aaConfig(round.config),
+    ...round.scenarios ? { scenarios: round.scenarios.map((scenario) => ({ ...scenario, config: aaConfig(scenario.config) })) } : {},
+    patch: null,
+    calibration: null,
+    // Scoring commits (calibrate --base): the base in both seats, each engine from a worktree of it as run --base starts them.
+    ...round.commits ? { commits: { ...round.commits, head: round.commits.base, headRef: round.commits.baseRef, mergeBase: round.commits.base } } : {}
+  };
+}
+function agreed(cards, pick, what) {
+  const values = [...new Set(cards.map(pick))];
+  if (values.length > 1)
+    throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
+  return values[0] ?? null;
+}
+function studyOf(cards) {
+  return {
+    rounds: cards.map((card) => ({
+      roundScore: card.roundScore,
+      runScores: card.runs.scores,
+      promptsCompared: card.promptsTotal - card.excluded,
+      unscored: card.unscored,
+      // The baseline against itself: what its own batch nondeterminism cuts short or parts, which a round's agreement rules allow.
+      disagreed: card.belowTolerance + card.diverged,
+      medianAgreement: card.medianAgreement ?? null,
+      // How often the same engine gives an answer none of its other seat's answers explains: the unexplained rule's own rate.
+      ...card.unexplainedAnswers ? { unexplainedAnswers: { count: card.unexplainedAnswers.count, compared: card.unexplainedAnswers.compared } } : {}
+    })),
+    noise: computeNoiseFloor(cards.map((card) => card.roundScore))
+  };
+}
+function findUnscored(card) {
+  if (card.failure) {
+    const failedIn = card.scenarios?.find(({ name }) => name === card.failure?.scenario);
+    return { card: failedIn?.card ?? card, scenario: failedIn?.name ?? null };
+  }
+  const unscored = (card.scenarios ?? [{ name: null, card }]).find(({ card: one }) => one.roundScore === null || one.roundScore <= 0);
+  return unscored ? { card: unscored.card, scenario: unscored.name } : null;
+}
+async function runCalibration(options) {
+  const { round } = options;
+  const aa = aaRound(round);
+  const cards = [];
+  for (let index = 0; index < options.rounds; index++) {
+    const card = await runRound({
+      round: aa,
+      logger: options.logger,
+      signal: options.signal,
+      runId: `${options.runId}-aa${index + 1}`,
+      ...options.runtimeFor ? { runtime: options.runtimeFor(aa) } : {},
+      onProgress: (event) => options.onProgress?.(index, event)
+    });
+    const unscored = findUnscored(card);
+    if (unscored) {
+      const where = unscored.scenario === null ? "" : ` in scenario ${unscored.scenario}`;
+      throw new CalibrationRoundError(
+        `A/A round ${index + 1} of ${options.rounds} has no score${where}, so the runner's noise cannot be measured: ${describeVerdict(unscored.card).headline}`,
+        card
+      );
+    }
+    cards.push(card);
+    options.onRoundDone?.(index, card);
+  }
+  const { config } = round;
+  const configDir = dirname2(round.configPath);
+  const scenarios = (round.scenarios ?? []).map((scenario, index) => ({
+    name: scenario.name,
+    promptsHash: scenario.fingerprint.promptsHash,
+    settings: calibrationSettingsOf(scenario.config, scenario.prompts.length),
+    ...studyOf(cards.map((card) => card.scenarios?.[index]?.card ?? missingScenarioCard(scenario.name)))
+  }));
+  const headline = scenarios[0] ?? {
+    promptsHash: (round.fingerprint ?? fingerprintRound(config, configDir, round.prompts)).promptsHash,
+    settings: calibrationSettingsOf(config, round.prompts.length),
+    ...studyOf(cards)
+  };
+  return {
+    kind: CALIBRATION_KIND,
+    schemaVersion: CALIBRATION_SCHEMA_VERSION,
+    speedgateVersion: SPEEDGATE_VERSION,
+    measuredAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    engine: config.engine,
+    runtime: config.runtime,
+    runner: agreed(cards, (card) => card.provenance.runner, "runner"),
+    gpu: agreed(cards, (card) => card.provenance.gpu, "GPU"),
+    baselineImage: config.baseline.image ?? null,
+    // A pulled tag must not move during the study; a locally built baseline may get a new ID per build.
+    baselineImageId: config.baseline.image ? agreed(cards, (card) => card.provenance.baselineImageId, "baseline image") : cards[0]?.provenance.baselineImageId ?? null,
+    baselineHash: hashBaseline(config, configDir),
+    promptsHash: headline.promptsHash,
+    settings: headline.settings,
+    rounds: headline.rounds,
+    noise: headline.noise,
+    ...scenarios.length > 0 ? { scenarios } : {}
+  };
+}
+function missingScenarioCard(name) {
+  throw new Error(`an A/A round's card lacks scenario ${name}, which every round with that config serves`);
+}
+
+// src/cli/commands/calibrate-command.ts
+var DEFAULT_CALIBRATION_ROUNDS = 20;
+var DEFAULT_CALIBRATION_FILE = "speedgate-calibration.json";
+function worstUnscoredShare(rounds) {
+  return Math.max(...rounds.map((round) => round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0));
+}
+function describeUnrepeatable(share, maxUnscored, where) {
+  return `  warning: the unchanged engine left up to ${formatPercent(share)} of the prompts${where} unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`;
+}
+function describeBias(scores, where) {
+  if (scores.length < 5) return null;
+  const below = scores.every((score) => score < 1);
+  if (!below && !scores.every((score) => score > 1)) return null;
+  return `  warning: all ${scores.length} A/A rounds${where} scored ${below ? "below" : "above"} 1.00\xD7 (${formatTimes(Math.min(...scores))}\u2013${formatTimes(Math.max(...scores))}): the baseline against itself should land on both sides; one seat was favoured (a runner busy with other work, an engine sharing its cores or cache), so this floor measures that, not the runner's noise: calibrate again on a dedicated, idle runner`;
+}
+var TOO_NOISY_FLOOR = 0.25;
+function describeTooNoisy(noise, where) {
+  if (noise.floor < TOO_NOISY_FLOOR) return null;
+  const smallest = (1 + noise.floor) * (1 + noise.detectableSpeedup);
+  return `  warning: the noise floor${where} is +${formatPercent(noise.floor)}: a patch must be about ${formatTimes(smallest)} as fast to pass 95% of the time on this runner, and an unchanged or slightly faster engine gets inconclusive cards; score on a dedicated, idle runner (docs/score-your-engine.md, step 4)`;
+}
+function describeCalibration(file, maxUnscored, queueBound = null, scenarioMaxUnscored = /* @__PURE__ */ new Map()) {
+  const scores = file.rounds.map((round) => round.roundScore);
+  const headline = file.scenarios?.[0];
+  const lines = [
+    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}${headline ? `, scenario ${headline.name} (the headline; every scenario's floor is below)` : ""}:`,
+    `  round scores of the baseline against itself: ${scores.map((score) => formatTimes(score)).join(", ")}`,
+    `  spread: ${formatTimes(Math.min(...scores))}\u2013${formatTimes(Math.max(...scores))}, ${formatPercent(file.noise.sdLog)} standard deviation (log scale)`,
+    `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore \xD7 ${(1 + file.noise.floor).toFixed(4)} to pass`,
+    `  a speedup of ${formatPercent(file.noise.detectableSpeedup)} over the bar passes 95% of the time on this runner`
+  ];
+  lines.push(...describeBudgetReach(file));
+  const self = selfAgreementOf(file.rounds);
+  if (self) {
+    const median = self.lowestMedianAgreement === null ? "not compared by text" : `lowest median agreement ${formatPercent(self.lowestMedianAgreement)}`;
+    lines.push(
+      `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in one round (rounds gating on this file allow the same)`
+    );
+    if (self.unexplained && self.unexplained.compared > 0) {
+      lines.push(
+        `  answers none of the other seat's explained: ${self.unexplained.count} of ${self.unexplained.compared} (${formatPercent(self.unexplained.count / self.unexplained.compared)}); rounds gating on this file allow the engine's own rate of odd answers up to its upper bound`
+      );
+    }
+  }
+  if (file.scenarios) {
+    lines.push(`  each scenario, gated on its own floor (${file.scenarios.length}):`);
+    for (const scenario of file.scenarios) {
+      lines.push(
+        `    ${scenario.name}: noise floor +${formatPercent(scenario.noise.floor)}, a speedup of ${formatPercent(scenario.noise.detectableSpeedup)} over the bar passes 95% of the time (${scenario.settings.prompts} prompts, bench.runs ${scenario.settings.runs})`
+      );
+    }
+  }
+  const studies = file.scenarios?.map((scenario) => ({
+    where: ` of scenario ${scenario.name}`,
+    share: worstUnscoredShare(scenario.rounds),
+    limit: scenarioMaxUnscored.get(scenario.name) ?? maxUnscored
+  })) ?? [{ where: "", share: worstUnscoredShare(file.rounds), limit: maxUnscored }];
+  for (const { where, share, limit } of studies) if (share > limit) lines.push(describeUnrepeatable(share, limit, where));
+  const noises = file.scenarios?.map((scenario) => ({ where: ` of scenario ${scenario.name}`, study: scenario })) ?? [
+    { where: "", study: file }
+  ];
+  for (const { where, study } of noises) {
+    const warnings = [
+      describeBias(
+        study.rounds.map((round) => round.roundScore),
+        where
+      ),
+      describeTooNoisy(study.noise, where)
+    ];
+    for (const warning of warnings) if (warning) lines.push(warning);
+  }
+  if (queueBound) {
+    const which = queueBound.first.scenario === null ? "" : ` in scenario ${queueBound.first.scenario}`;
+    lines.push(
+      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound${which} (in the first, ${queueBound.first.why}): this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+var QUOTED_BUDGETS = [4, 8, 16];
+function describeBudgetReach(file) {
+  const spread = calibratedSpread(
+    file.rounds.map((round) => round.roundScore),
+    file.settings.runs
+  );
+  const reach = (calibrated) => QUOTED_BUDGETS.map(
+    (max) => `${formatTimes(detectableWithin({ min: 2, max }, file.settings.order, spread.sdLogRun, calibrated))} in ${max} runs`
+  ).join(", ");
+  const per = file.settings.runs === 1 ? "the A/A round scores' own spread" : `the A/A round scores' spread \xD7 \u221A${file.settings.runs} runs`;
+  return [
+    `  run-to-run spread: one run's score spreads ${formatPercent(spread.sdLogRun)} (standard deviation, log scale: ${per})`,
+    `  smallest speedup over the bar a run budget (bench.runs { min: 2, max }) passes 95% of the time here: gating on this file ${reach({ degrees: spread.degrees })}; without a calibration ${reach(null)}`
+  ];
+}
+function describeAaScore(card) {
+  if (!card.scenarios) return formatTimes(card.roundScore);
+  return card.scenarios.map(({ name, card: one }) => `${name} ${formatTimes(one.roundScore)}`).join(", ");
+}
+var calibrateCommand = {
+  name: "calibrate",
+  summary: "measure this runner's noise: the baseline scored against itself N rounds (an A/A study)",
+  usage: "speedgate calibrate --config <round.yml> [--base <rev> [--head <rev>] [--repo <dir>]] [--runs N] [--out <file>] [--run-id ID]",
+  details: `Options:
+  --config <file>  the round config the rounds will run (its settings, prompts and bench.runs)
+  --base <rev>     for a config run with --base (a pull request's own commits): the baseline is the
+                   engine at this commit, in both seats, its folders resolved as run --base resolves
+                   them; the calibration fits run --base with any base
+  --head <rev>     accepted as run takes it (default HEAD); the A/A study never runs the head
+  --repo <dir>     the engine's git repository (default: the one around the current folder)
+  --runs N         A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})
+  --out <file>     where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)
+  --run-id ID      the id the run's Docker resources are labelled with (default: a new one)
+
+Exit codes:
+  0    the calibration was written
+  1    an A/A round failed (nothing is written), or speedgate itself failed
+  2    a bad config or usage
+  130  cancelled by SIGINT or SIGTERM`,
+  async run(args, context) {
+    const { values } = parseCommandArgs("calibrate", args, {
+      config: { type: "string" },
+      runs: { type: "string", default: String(DEFAULT_CALIBRATION_ROUNDS) },
+      out: { type: "string" },
+      "run-id": { type: "string" },
+      base: { type: "string" },
+      head: { type: "string" },
+      repo: { type: "string" }
+    });
+    if (!values.config) throw new UsageError(`speedgate calibrate: --config is required
+usage: ${this.usage}`);
+    const mode = readRoundMode("calibrate", values, this.usage);
+    const rounds = Number(values.runs);
+    if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1e3) {
+      throw new UsageError(
+        `speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`
+      );
+    }
+    const round = await loadRound(values.config, { ...mode, skipCalibration: true });
+    const out = resolve4(values.out ?? join4(dirname3(round.configPath), DEFAULT_CALIBRATION_FILE));
+    const progress = createProgressRenderer(process.stderr);
+    const workloads = round.scenarios ? `${round.scenarios.length} scenarios (${round.scenarios.map((scenario) => scenario.name).join(", ")})` : `${round.prompts.length} prompts`;
+    context.logger.info(
+      `speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${describeRuns(round.config.bench.runs)}, each A/A round ${calibrationRunsOf(round.config.bench.runs)} runs), the baseline against itself`
+    );
+    let file;
+    const queueBound = [];
+    try {
+      file = await runCalibration({
+        round,
+        rounds,
+        logger: context.logger,
+        signal: context.signal,
+        runId: values["run-id"] ?? `calibrate-${randomUUID().slice(0, 8)}`,
+        onProgress: (_index, event) => progress.onProgress(event),
+        onRoundDone: (index, card) => {
+          progress.finish();
+          const queued = (card.scenarios ?? [{ name: null, card }]).flatMap(({ name, card: one }) => {
+            const bound = detectQueueBound(one);
+            return bound ? [{ ...bound, scenario: name }] : [];
+          });
+          if (queued[0]) queueBound.push(queued[0]);
+          const named2 = queued.map((bound) => bound.scenario).filter((name) => name !== null);
+          const flag = queued.length === 0 ? "" : named2.length > 0 ? ` (queue-bound: ${named2.join(", ")})` : " (queue-bound)";
+          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${describeAaScore(card)}${flag}`);
+        }
+      });
+    } catch (error) {
+      progress.finish();
+      if (error instanceof RoundCancelledError) {
+        context.logger.error(error.message);
+        return 130;
+      }
+      if (error instanceof CalibrationRoundError) {
+        context.logger.error(`${error.message}; no calibration was written`);
+        return 1;
+      }
+      throw error;
+    }
+    progress.finish();
+    await mkdir3(dirname3(out), { recursive: true });
+    await writeAtomically(out, `${JSON.stringify(file, null, 2)}
+`);
+    const first = queueBound[0];
+    const scenarioMaxUnscored = new Map(round.scenarios?.map((scenario) => [scenario.name, scenario.config.gate.maxUnscored]));
+    context.stdout.write(
+      describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored)
+    );
+    const named = relative2(dirname3(round.configPath), out) || basename(out);
+    context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
+    return 0;
+  }
+};
+
+// src/cli/commands/cleanup-command.ts
+var import_dockerode2 = __toESM(require_docker(), 1);
+import { resolve as resolve5 } from "node:path";
+
+// src/docker/sweep-baseline-images.ts
+var DEFAULT_BASELINE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1e3;
+async function sweepBaselineImages(docker, options, logger) {
+  const now = options.now ?? Date.now();
+  const images = await docker.listImages({ filters: { label: [`${LABEL_ROLE}=baseline`, LABEL_BASELINE_BASE] } });
+  const sweep = { removed: [], inUse: [], kept: 0 };
+  for (const info of images) {
+    const created = Date.parse(info.Labels?.[LABEL_CREATED] ?? "") || info.Created * 1e3;
+    if (now - created <= options.maxAgeMs) {
+      sweep.kept += 1;
+      continue;
+    }
+    const name = info.RepoTags?.find((tag) => tag !== "<none>:<none>") ?? info.Id.slice(0, 19);
+    try {
+      for (const tag of info.RepoTags ?? []) if (tag !== "<none>:<none>") await docker.getImage(tag).remove({ noprune: false });
+      await docker.getImage(info.Id).remove().catch((error) => {
+        if (dockerStatusCode(error) !== 404) throw error;
+      });
+      sweep.removed.push(name);
+    } catch (error) {
+      if (dockerStatusCode(error) !== 409) throw error;
+      logger.debug(`docker: kept ${name}: ${error.message}`);
+      sweep.inUse.push(name);
+    }
+  }
+  return sweep;
+}
+
+// src/cli/commands/cleanup-command.ts
+var USAGE = "speedgate cleanup [--repo DIR] | (--run-id ID | --stale | --baselines) [--older-than-hours H] [--keep-images]";
+var DETAILS = `Without a mode: in the git repository around DIR (--repo, default the current folder), remove what
+base/head rounds with runtime: process left there when their process was killed (a cancelled or
+timed-out job): their worktrees, temporary folders and engine processes. A round still running is
+left alone, and every new round in the repository does the same first. Needs no Docker.
+
+Options:
+  --repo DIR    the repository whose killed rounds to clean up (default: the current folder)
+  --run-id ID   remove the containers, networks and candidate images of one run
+  --stale       remove those of every run whose speedgate process is gone: on this host, its pid
+                (with the process's start time, so a reused pid does not count) no longer runs;
+                made on another host or without a pid, older than --older-than-hours (default ${DEFAULT_STALE_AFTER_MS / 36e5})
+  --baselines   remove the baseline images cached per base commit (base/head mode) built more than
+                --older-than-hours ago (default ${DEFAULT_BASELINE_MAX_AGE_MS / 36e5}, a week); one still in use is kept
+  --keep-images keep the candidate images too
+Otherwise baseline images are kept: runs share them and they are slow to rebuild. The build cache
+volumes (speedgate-build-cache-<engine>) are never removed: docker volume rm clears one.
+
+Exit codes: 0 removed (or nothing to remove); 1 no Docker daemon answers; 2 bad usage, or DIR is not
+in a git repository`;
+var cleanupCommand = {
+  name: "cleanup",
+  summary: "remove the worktrees, engine processes, Docker containers, networks and images a run left behind",
+  usage: USAGE,
+  details: DETAILS,
+  async run(args, context) {
+    const { values } = parseCommandArgs("cleanup", args, {
+      "run-id": { type: "string" },
+      stale: { type: "boolean", default: false },
+      baselines: { type: "boolean", default: false },
+      "older-than-hours": { type: "string" },
+      "keep-images": { type: "boolean", default: false },
+      repo: { type: "string" }
+    });
+    const runId = values["run-id"];
+    const modes = [runId !== void 0, values.stale, values.baselines].filter(Boolean).length;
+    if (modes === 0) {
+      const from = resolve5(values.repo ?? process.cwd());
+      let repoDir;
+      try {
+        repoDir = await gitText(from, ["rev-parse", "--show-toplevel"]);
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        throw new UsageError(
+          `speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo
+usage: ${USAGE}`
+        );
+      }
+      const sweep = await sweepLeftRounds(repoDir, context.logger);
+      context.stdout.write(
+        `removed what ${sweep.rounds} killed round(s) left in ${repoDir}: ${sweep.worktrees} worktree(s), ${sweep.processGroups} process group(s) still running` + (sweep.live > 0 ? `; ${sweep.live} round(s) still running left alone` : "") + "\n"
+      );
+      return 0;
+    }
+    if (modes !== 1 || values.repo !== void 0) {
+      throw new UsageError(
+        `speedgate cleanup: expected at most one of --run-id, --stale or --baselines, and --repo only without them
+usage: ${USAGE}`
+      );
+    }
+    let staleAfterMs = values.baselines ? DEFAULT_BASELINE_MAX_AGE_MS : DEFAULT_STALE_AFTER_MS;
+    if (values["older-than-hours"] !== void 0) {
+      const hours = Number(values["older-than-hours"]);
+      if (!Number.isFinite(hours) || hours < 0) {
+        throw new UsageError(
+          `speedgate cleanup: --older-than-hours: expected a number of hours, 0 or more, got ${JSON.stringify(values["older-than-hours"])}`
+        );
+      }
+      staleAfterMs = hours * 36e5;
+    }
+    const docker = new import_dockerode2.default();
+    try {
+      await docker.ping();
+    } catch (error) {
+      context.logger.error(`speedgate cleanup: no Docker daemon answers (${error.message}); nothing was removed`);
+      return 1;
+    }
+    if (values.baselines) {
+      const sweep = await sweepBaselineImages(docker, { maxAgeMs: staleAfterMs }, context.logger);
+      for (const name of sweep.removed) context.stdout.write(`removed ${name}
+`);
+      for (const name of sweep.inUse) context.stdout.write(`kept ${name}: still in use
+`);
+      context.stdout.write(
+        `removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 36e5} hours; kept ${sweep.kept + sweep.inUse.length}
+`
+      );
+      return 0;
+    }
+    const counts = await sweepResources(docker, runId !== void 0 ? { runId } : { stale: true }, context.logger, {
+      keepCandidateImages: values["keep-images"],
+      staleAfterMs
+    });
+    const what = runId !== void 0 ? `run ${runId}` : "stale runs";
+    context.stdout.write(
+      `removed ${counts.containers} container(s), ${counts.networks} network(s), ${counts.images} image(s) of ${what}
+`
+    );
+    return 0;
+  }
+};
+
+// src/cli/commands/demo-command.ts
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join as join5 } from "node:path";
+
+// src/engine/find-free-port.ts
+import { createServer } from "node:net";
+async function findFreePort() {
+  return await new Promise((resolve8, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve8(port));
+    });
+  });
+}
+
 // src/cli/commands/demo-command.ts
 function demoRoundPath() {
-  return join2(findPackageRoot(), "examples", "demo", "round.yml");
+  return join5(findPackageRoot(), "examples", "demo", "round.yml");
 }
 var demoCommand = {
   name: "demo",
@@ -6526,7 +7757,7 @@ Exit codes: 0 a card was written, whatever its verdict; 1 speedgate itself faile
     checkFormat("demo", values.format);
     const loaded = await loadRound(demoRoundPath());
     const round = { ...loaded, config: { ...loaded.config, port: await findFreePort() } };
-    const outDir = values.out ?? await mkdtemp(join2(tmpdir(), "speedgate-demo-"));
+    const outDir = values.out ?? await mkdtemp(join5(tmpdir(), "speedgate-demo-"));
     context.logger.info(`speedgate demo: ${round.prompts.length} prompts, baseline ./examples/demo/engine, candidate with faster.patch`);
     return await runAndReport(round, { outDir, format: values.format, failOnGate: false }, context);
   }
@@ -6670,9 +7901,9 @@ async function readSchemaVersion(queryable) {
 }
 
 // src/store/open-database.ts
-import { mkdir as mkdir2, mkdtemp as mkdtemp2, rm as rm2, stat } from "node:fs/promises";
+import { mkdir as mkdir4, mkdtemp as mkdtemp2, rm as rm2, stat } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join4 } from "node:path";
+import { join as join7 } from "node:path";
 
 // node_modules/pg/esm/index.mjs
 var import_lib = __toESM(require_lib2(), 1);
@@ -6690,9 +7921,9 @@ var defaults = import_lib.default.defaults;
 var esm_default = import_lib.default;
 
 // src/store/lock-data-folder.ts
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile as readFile3, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { join as join3 } from "node:path";
+import { join as join6 } from "node:path";
 var LOCK_FILE = "speedgate.lock";
 var DataFolderInUseError = class extends Error {
   constructor(dataDir, holder) {
@@ -6707,20 +7938,20 @@ var DataFolderInUseError = class extends Error {
   holder;
 };
 async function lockDataFolder(dataDir) {
-  const path = join3(dataDir, LOCK_FILE);
+  const path = join6(dataDir, LOCK_FILE);
   const mine = `${process.pid}@${hostname()}`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await writeFile(path, `${mine}
 `, { flag: "wx", mode: 384 });
       return async () => {
-        const current = await readFile(path, "utf8").catch(() => "");
+        const current = await readFile3(path, "utf8").catch(() => "");
         if (current.trim() === mine) await rm(path, { force: true });
       };
     } catch (error) {
       if (error.code !== "EEXIST") throw error;
     }
-    const holder = (await readFile(path, "utf8").catch(() => "")).trim();
+    const holder = (await readFile3(path, "utf8").catch(() => "")).trim();
     const [pidText, host] = holder.split("@");
     const pid = Number(pidText);
     const stale = host === hostname() && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid);
@@ -6731,7 +7962,7 @@ async function lockDataFolder(dataDir) {
 }
 
 // src/store/parse-database-target.ts
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 function parseDatabaseTarget(value, cwd = process.cwd()) {
   const trimmed = value.trim();
   if (trimmed === "") throw new Error("the database is empty: give a postgres:// URL or a PGlite data folder");
@@ -6748,7 +7979,7 @@ function parseDatabaseTarget(value, cwd = process.cwd()) {
       `unsupported database URL scheme in ${redactDatabaseUrl(trimmed)}: expected postgres:// or postgresql://, or a PGlite data folder`
     );
   }
-  return { kind: "pglite", dataDir: resolve4(cwd, trimmed) };
+  return { kind: "pglite", dataDir: resolve6(cwd, trimmed) };
 }
 function redactDatabaseUrl(url) {
   try {
@@ -6813,12 +8044,12 @@ async function openServer(url, options) {
   };
 }
 async function openPglite(dataDir, options) {
-  if (options.create === false && !await stat(join4(dataDir, PGLITE_SUBFOLDER)).catch(() => null)) {
+  if (options.create === false && !await stat(join7(dataDir, PGLITE_SUBFOLDER)).catch(() => null)) {
     throw new Error(
       `no speedgate database in ${dataDir}: the folder holds no PGlite data (${PGLITE_SUBFOLDER}/); give the folder the app was started with`
     );
   }
-  await mkdir2(dataDir, { recursive: true });
+  await mkdir4(dataDir, { recursive: true });
   const unlock = await lockDataFolder(dataDir);
   const cleanups = [unlock];
   const cleanUp = async () => {
@@ -6827,18 +8058,18 @@ async function openPglite(dataDir, options) {
   try {
     const { PGlite } = await import("@electric-sql/pglite");
     const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-    const db = await PGlite.create({ dataDir: join4(dataDir, PGLITE_SUBFOLDER) });
+    const db = await PGlite.create({ dataDir: join7(dataDir, PGLITE_SUBFOLDER) });
     cleanups.push(async () => {
       await db.close();
     });
-    const socketDir = await mkdtemp2(join4(tmpdir2(), "speedgate-pglite-"));
+    const socketDir = await mkdtemp2(join7(tmpdir2(), "speedgate-pglite-"));
     cleanups.push(async () => {
       await rm2(socketDir, { recursive: true, force: true });
     });
     const maxConnections = options.maxConnections ?? 10;
     const server = new PGLiteSocketServer({
       db,
-      path: join4(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
+      path: join7(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
       maxConnections: Math.max(64, maxConnections * 4)
     });
     await server.start();
@@ -7018,8 +8249,8 @@ Exit codes: 0 printed; 2 not a readable score card, or bad usage`,
 };
 
 // src/cli/commands/sim-engine-command.ts
-import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname3, resolve as resolve5 } from "node:path";
+import { readFile as readFile4, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname4, resolve as resolve7 } from "node:path";
 var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
@@ -7033,7 +8264,8 @@ var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile prof
     [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
-    [--cheat-filler-at-branch]
+    [--cheat-filler-at-branch] [--cheat-unique-filler] [--cheat-filler-prompts id,id] [--cheat-filler-on-starts N,N]
+    [--cheat-starve id,id]
     quality questions: [--questions questions.jsonl] [--question-accuracy F] [--question-unsteady F]
     [--question-seed N] [--question-answer-tokens N] [--numerics-change F] [--quality-drop F]
 
@@ -7054,7 +8286,11 @@ of them), then filler ten times as fast that costs no decode work: the stream le
 at --branch-at-fraction F of the answer (0.25) each request takes a second continuation with
 --branch-probability P (0.5), drawn per request (seeded with --seed), which runs on for
 --branch-length-factor times the first's tokens (0.6). --cheat-filler-at-branch streams filler from
-that point wherever a request would take the second continuation.
+that point wherever a request would take the second continuation. --cheat-unique-filler gives every
+request's filler a fresh random tag, so no filler answer matches another; --cheat-filler-prompts and
+--cheat-filler-on-starts play the filler cheats on those prompts and starts only (0-based, with
+--start-counter). --cheat-starve gives those prompts no decode step while any other stream decodes:
+every answer exact, but served after the rest.
 --questions names a quality question set (JSONL with reference answers, the round's quality.questions):
 a request asking one of its questions is answered in the engine's words ending in "The answer is N.",
 right for a seeded --question-accuracy share of the questions (0.8; --question-seed picks which),
@@ -7094,14 +8330,14 @@ function dropUndefined(value) {
 async function readProfile(path) {
   let text;
   try {
-    text = await readFile2(path, "utf8");
+    text = await readFile4(path, "utf8");
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: cannot read the profile ${path}: ${error.message}`);
   }
   try {
     const parsed = JSON.parse(text);
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
-    return { profile: parsed, dir: dirname3(resolve5(path)) };
+    return { profile: parsed, dir: dirname4(resolve7(path)) };
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: the profile ${path} is not valid JSON: ${error.message}`);
   }
@@ -7109,7 +8345,7 @@ async function readProfile(path) {
 async function countStart(path) {
   let start = 0;
   try {
-    start = Number.parseInt(await readFile2(path, "utf8"), 10);
+    start = Number.parseInt(await readFile4(path, "utf8"), 10);
   } catch (error) {
     if (error.code !== "ENOENT")
       throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${error.message}`);
@@ -7166,6 +8402,10 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "branch-probability": { type: "string" },
       "branch-length-factor": { type: "string" },
       "cheat-filler-at-branch": { type: "boolean" },
+      "cheat-unique-filler": { type: "boolean" },
+      "cheat-filler-prompts": { type: "string" },
+      "cheat-filler-on-starts": { type: "string" },
+      "cheat-starve": { type: "string" },
       "stop-early-on-starts": { type: "string" },
       "cheat-filler-after": { type: "string" },
       "cheat-claim-tokens": { type: "boolean" },
@@ -7192,8 +8432,8 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile;
     const profilePath = (flag, inFile) => {
-      if (flag !== void 0) return resolve5(process.cwd(), flag);
-      return typeof inFile === "string" ? resolve5(loaded.dir, inFile) : void 0;
+      if (flag !== void 0) return resolve7(process.cwd(), flag);
+      return typeof inFile === "string" ? resolve7(loaded.dir, inFile) : void 0;
     };
     const fillerAfter = parseFillerAfter(values["cheat-filler-after"]);
     const crashFlag = values["crash-log"] !== void 0 || values["crash-exit-code"] !== void 0;
@@ -7226,7 +8466,11 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           fillerAfterFraction: fillerAfter?.fraction,
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
           answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"]),
-          fillerAtBranch: values["cheat-filler-at-branch"]
+          fillerAtBranch: values["cheat-filler-at-branch"],
+          uniqueFiller: values["cheat-unique-filler"],
+          fillerPrompts: parseIds(values["cheat-filler-prompts"]),
+          fillerOnStarts: parseIds(values["cheat-filler-on-starts"])?.map((start2) => parseNumber("cheat-filler-on-starts", start2)),
+          starve: parseIds(values["cheat-starve"])
         })
       },
       questions: {
@@ -7289,9 +8533,9 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
     const crash = profile.faults.crashAtStart;
     if (crash) {
       if (crash.logFile) {
-        const logPath = resolve5(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
+        const logPath = resolve7(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
         try {
-          process.stderr.write(await readFile2(logPath));
+          process.stderr.write(await readFile4(logPath));
         } catch (error) {
           throw new ConfigError(`speedgate sim-engine: cannot read the crash log ${logPath}: ${error.message}`);
         }
@@ -7340,6 +8584,8 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
 var commands = [
   runCommand,
   calibrateCommand,
+  watchCommand,
+  bisectCommand,
   demoCommand,
   mergeCommand,
   renderCommand,

@@ -51,7 +51,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-OWUDDK7O.js";
+} from "./chunks/chunk-THNAOMUU.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {

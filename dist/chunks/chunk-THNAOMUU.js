@@ -4478,8 +4478,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural2 = opts.types.length === 1 ? "" : " one of";
-      const message = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
+      const plural3 = opts.types.length === 1 ? "" : " one of";
+      const message = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message
@@ -22711,8 +22711,8 @@ var require_cache3 = __commonJS({
        * @returns {requestResponseList}
        */
       #batchCacheOperations(operations) {
-        const cache = this.#relevantRequestResponseList;
-        const backupCache = [...cache];
+        const cache2 = this.#relevantRequestResponseList;
+        const backupCache = [...cache2];
         const addedItems = [];
         const resultList = [];
         try {
@@ -22739,9 +22739,9 @@ var require_cache3 = __commonJS({
                 return [];
               }
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
             } else if (operation.type === "put") {
               if (operation.response == null) {
@@ -22771,11 +22771,11 @@ var require_cache3 = __commonJS({
               }
               requestResponses = this.#queryCache(operation.request);
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
-              cache.push([operation.request, operation.response]);
+              cache2.push([operation.request, operation.response]);
               addedItems.push([operation.request, operation.response]);
             }
             resultList.push([operation.request, operation.response]);
@@ -22952,13 +22952,13 @@ var require_cachestorage = __commonJS({
         if (options.cacheName != null) {
           if (this.#caches.has(options.cacheName)) {
             const cacheList = this.#caches.get(options.cacheName);
-            const cache = new Cache(kConstruct, cacheList);
-            return await cache.match(request3, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            return await cache2.match(request3, options);
           }
         } else {
           for (const cacheList of this.#caches.values()) {
-            const cache = new Cache(kConstruct, cacheList);
-            const response = await cache.match(request3, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            const response = await cache2.match(request3, options);
             if (response !== void 0) {
               return response;
             }
@@ -22988,12 +22988,12 @@ var require_cachestorage = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
         if (this.#caches.has(cacheName)) {
-          const cache2 = this.#caches.get(cacheName);
-          return new Cache(kConstruct, cache2);
+          const cache3 = this.#caches.get(cacheName);
+          return new Cache(kConstruct, cache3);
         }
-        const cache = [];
-        this.#caches.set(cacheName, cache);
-        return new Cache(kConstruct, cache);
+        const cache2 = [];
+        this.#caches.set(cacheName, cache2);
+        return new Cache(kConstruct, cache2);
       }
       /**
        * @see https://w3c.github.io/ServiceWorker/#cache-storage-delete
@@ -34921,6 +34921,7 @@ async function sendStreamingRequest(options) {
 }
 
 // src/sim-engine/start-sim-engine.ts
+import { randomInt as randomInt2 } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { createServer } from "node:http";
 import { performance as performance10 } from "node:perf_hooks";
@@ -34956,9 +34957,18 @@ var BUILT_IN_WORDS = { content: CONTENT_TOKENS, reasoning: REASONING_TOKENS };
 function word(list, index) {
   return list[index % list.length] ?? " x";
 }
+var TAG_DIGITS = 8;
+function isFiller(style, answerIndex) {
+  return style.filler || style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens;
+}
+function fillerSymbol(style, answerIndex, base) {
+  if (style.fillerTag == null) return 1;
+  const offset = Math.max(0, answerIndex - (style.filler ? 0 : style.fillerAfterTokens ?? 0)) % TAG_DIGITS;
+  return Math.floor(style.fillerTag / base ** offset) % base;
+}
 function answerToken(words, style, kind, index, answerIndex) {
   const list = kind === "content" ? words.content : words.reasoning;
-  if (style.filler || style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens) return word(list, 1);
+  if (isFiller(style, answerIndex)) return word(list, fillerSymbol(style, answerIndex, list.length));
   if (kind === "content" && style.finalAnswer && answerIndex === style.finalAnswer.at) return style.finalAnswer.text;
   if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
   if (style.branchAfterTokens != null && answerIndex >= style.branchAfterTokens) return word(list, index + 3);
@@ -45693,8 +45703,8 @@ var error43 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue2.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+        const plural3 = issue2.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -45838,8 +45848,8 @@ var error44 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue2.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+        const plural3 = issue2.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -54484,21 +54494,21 @@ function visit(schema, fnOrHandlers) {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
   };
-  const cache = /* @__PURE__ */ new Map();
+  const cache2 = /* @__PURE__ */ new Map();
   function run2(s) {
-    const cached2 = cache.get(s);
+    const cached2 = cache2.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache.get(s)
+        getter: () => cache2.get(s)
       });
     }
     if (cached2 !== void 0)
       return cached2;
-    cache.set(s, RESOLVING);
+    cache2.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache.set(s, mapped);
+    cache2.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {
@@ -55357,9 +55367,9 @@ var parse_character_class = (regex, start, ascii_fold, apply_ascii_fold = true, 
           `Malformed empty negated POSIX character class at index ${i}`
         );
       }
-      const posix4 = POSIX_BRACKET_RE.exec(suffix);
-      if (posix4) {
-        const [, posix_negated, name] = posix4;
+      const posix5 = POSIX_BRACKET_RE.exec(suffix);
+      if (posix5) {
+        const [, posix_negated, name] = posix5;
         const fragment = POSIX_CLASS_FRAGMENTS.get(name);
         if (fragment === void 0) {
           throw new SyntaxError(
@@ -55376,7 +55386,7 @@ var parse_character_class = (regex, start, ascii_fold, apply_ascii_fold = true, 
         } else {
           append_character_class_fragment(operand, fragment, true, i);
         }
-        i += posix4[0].length;
+        i += posix5[0].length;
         continue;
       }
       if (UNSUPPORTED_POSIX_BRACKET_RE.test(suffix)) {
@@ -58023,6 +58033,8 @@ var answerSchema = external_exports.strictObject(
   },
   { error: "expected an object such as { divergeAfterTokens: 200 }" }
 );
+var promptIdList = external_exports.array(external_exports.string({ error: "expected prompt ids as strings" }), { error: "expected a list of prompt ids" });
+var startNumber = external_exports.number({ error: "expected start numbers, 0 or more" }).int().min(0, { error: "expected start numbers, 0 or more" });
 var cheatsSchema = external_exports.strictObject(
   {
     /** Streams the first token only, then reports the full length in usage. */
@@ -58040,10 +58052,21 @@ var cheatsSchema = external_exports.strictObject(
     /** Answers a request it answered before (the same messages or prompt) this many times faster, as a cache of whole answers would. */
     answerCacheSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
     /** Where a request takes the second continuation (answer.branches), streams filler from that point at no decode cost instead. */
-    fillerAtBranch: external_exports.boolean({ error: "expected true or false" }).default(false)
+    fillerAtBranch: external_exports.boolean({ error: "expected true or false" }).default(false),
+    /**
+     * The filler (fillerText, fillerAfter…, fillerAtBranch) carries a fresh random tag in every request, so no filler answer matches
+     * another, nor any answer of the baseline's.
+     */
+    uniqueFiller: external_exports.boolean({ error: "expected true or false" }).default(false),
+    /** The filler cheats play only on these prompts (ids); null: every prompt. */
+    fillerPrompts: promptIdList.nullable().default(null),
+    /** The filler cheats play only in these starts of the engine (0-based, --start-counter); null: every start. */
+    fillerOnStarts: external_exports.array(startNumber).nullable().default(null),
+    /** These prompts (ids) get no decode step while any other stream decodes: every answer exact, but served last. */
+    starve: promptIdList.default([])
   },
   {
-    error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch"
+    error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch, uniqueFiller, fillerPrompts, fillerOnStarts, starve"
   }
 );
 var DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1, branches: null };
@@ -58055,22 +58078,33 @@ var NO_CHEATS = {
   fillerAfterFraction: null,
   promptIdSpeedup: null,
   answerCacheSpeedup: null,
-  fillerAtBranch: false
+  fillerAtBranch: false,
+  uniqueFiller: false,
+  fillerPrompts: null,
+  fillerOnStarts: null,
+  starve: []
 };
 var LATE_FILLER_SPEEDUP = 10;
-function answerStyle(answer, cheats, total, promptIndex, branchAt = null) {
+function fillerPlays(cheats, target) {
+  if (cheats.fillerPrompts !== null && (target?.promptId == null || !cheats.fillerPrompts.includes(target.promptId))) return false;
+  return cheats.fillerOnStarts === null || cheats.fillerOnStarts.includes(target?.start ?? 0);
+}
+function answerStyle(answer, cheats, total, promptIndex, branchAt = null, target = null) {
   const drifts = promptIndex !== null && (promptIndex + 1) % answer.divergeEvery === 0;
   const fraction3 = drifts && answer.divergeAfterFraction !== null ? Math.floor(answer.divergeAfterFraction * total) : null;
   const divergeAfterTokens = answer.divergeEvery > 1 && !drifts ? null : answer.divergeAfterTokens ?? fraction3;
+  if (!fillerPlays(cheats, target)) return { filler: false, divergeAfterTokens, fillerAfterTokens: null, branchAfterTokens: branchAt };
   const fillerAfterTokens = cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
+  const fillerTag = cheats.uniqueFiller ? target?.tag ?? 0 : null;
   if (branchAt !== null && cheats.fillerAtBranch)
     return {
       filler: cheats.fillerText,
       divergeAfterTokens,
       fillerAfterTokens: Math.min(branchAt, fillerAfterTokens ?? branchAt),
-      branchAfterTokens: null
+      branchAfterTokens: null,
+      fillerTag
     };
-  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens, branchAfterTokens: branchAt };
+  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens, branchAfterTokens: branchAt, fillerTag };
 }
 var PROMPT_ID_HINTS = ["x-speedgate-prompt-id", "x-prompt-id", "x-request-id"];
 function findPromptIdHint(headers, body) {
@@ -58371,33 +58405,47 @@ function takeBranch(answer, plan, promptIndex, maxTokens, draw) {
 import { performance as performance7 } from "node:perf_hooks";
 function createDecodeBatch(costPerStream) {
   const members2 = /* @__PURE__ */ new Set();
+  const starved = /* @__PURE__ */ new Set();
   let anchorWall = performance7.now();
   let anchorClock = 0;
+  let anchorStarved = 0;
   const slowdown = () => 1 + costPerStream * Math.max(0, members2.size - 1);
+  const starvedSlowdown = () => 1 + costPerStream * Math.max(0, starved.size - 1);
   const clock = () => anchorClock + (performance7.now() - anchorWall) / slowdown();
+  const wallAt = (at) => anchorWall + (at - anchorClock) * slowdown();
+  const starvedClock = () => anchorStarved + (members2.size === 0 ? (performance7.now() - anchorWall) / starvedSlowdown() : 0);
+  const starvedWallAt = (at) => {
+    if (members2.size === 0) return anchorWall + (at - anchorStarved) * starvedSlowdown();
+    return at <= anchorStarved ? anchorWall : Number.POSITIVE_INFINITY;
+  };
   const change = (apply, changed) => {
     const now = performance7.now();
+    if (members2.size === 0) anchorStarved += (now - anchorWall) / starvedSlowdown();
     anchorClock += (now - anchorWall) / slowdown();
     anchorWall = now;
+    const anyStarved = starved.size > 0;
     apply();
-    if (costPerStream > 0) {
-      for (const notify of [...members2]) if (notify !== changed) notify();
+    if (costPerStream > 0 || anyStarved || starved.size > 0) {
+      for (const notify of [...members2, ...starved]) if (notify !== changed) notify();
     }
   };
   return {
     clock,
-    wallAt: (at) => anchorWall + (at - anchorClock) * slowdown(),
-    size: () => members2.size,
-    join(onPaceChange) {
+    wallAt,
+    size: () => members2.size + starved.size,
+    join(onPaceChange, options = {}) {
       const member = () => onPaceChange();
-      change(() => members2.add(member), member);
+      const set2 = options.starved === true ? starved : members2;
+      change(() => set2.add(member), member);
       let left = false;
       return {
         leave() {
           if (left) return;
           left = true;
-          change(() => members2.delete(member), member);
-        }
+          change(() => set2.delete(member), member);
+        },
+        clock: options.starved === true ? starvedClock : clock,
+        wallAt: options.starved === true ? starvedWallAt : wallAt
       };
     }
   };
@@ -58462,7 +58510,7 @@ ${event}\r
   socket.write(bytes);
 }
 function streamAnswer(engine, request3) {
-  const { res, record: record2, plan, chat, body, t0, style, onSent } = request3;
+  const { res, record: record2, plan, chat, body, t0, style, onSent, starved = false } = request3;
   const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`;
   const object2 = chat ? "chat.completion.chunk" : "text_completion";
   const envelope = `{"id":"${id}","object":"${object2}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)}`;
@@ -58490,15 +58538,16 @@ function streamAnswer(engine, request3) {
   const stream = { res, record: record2, timer: null };
   engine.active.add(stream);
   const chunkEnd = (index) => index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
-  const joinedAt = engine.batch.clock() - (performance9.now() - t0);
   const honestTokens = style.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
   let fillerFrom = null;
-  const member = engine.batch.join(() => reschedule());
+  let waiting = false;
+  const member = engine.batch.join(() => reschedule(), { starved });
+  const joinedAt = member.clock() - (performance9.now() - t0);
   const dueAt = (index) => {
     const tokens = chunkEnd(index) - 1;
-    if (tokens < honestTokens) return engine.batch.wallAt(joinedAt + plan.ttftMs + tokens * plan.itlMs);
+    if (tokens < honestTokens) return member.wallAt(joinedAt + plan.ttftMs + tokens * plan.itlMs);
     if (fillerFrom === null) {
-      fillerFrom = engine.batch.wallAt(joinedAt + plan.ttftMs + honestTokens * plan.itlMs);
+      fillerFrom = member.wallAt(joinedAt + plan.ttftMs + honestTokens * plan.itlMs);
       member.leave();
     }
     return fillerFrom + (tokens - honestTokens) * (plan.itlMs / LATE_FILLER_SPEEDUP);
@@ -58536,13 +58585,19 @@ function streamAnswer(engine, request3) {
     finishRecord(engine, record2, "completed");
     res.end(tail, onSent);
   };
+  const schedule = () => {
+    const due = dueAt(next);
+    waiting = !Number.isFinite(due);
+    stream.timer = waiting ? null : setTimeout(pump, Math.max(0, due - performance9.now()));
+  };
   const reschedule = () => {
-    if (stream.timer === null || next >= chunkCount) return;
-    clearTimeout(stream.timer);
-    stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance9.now()));
+    if (stream.timer === null && !waiting || next >= chunkCount) return;
+    if (stream.timer) clearTimeout(stream.timer);
+    schedule();
   };
   const pump = () => {
     stream.timer = null;
+    waiting = false;
     if (engine.dead || res.destroyed) {
       member.leave();
       return;
@@ -58565,11 +58620,12 @@ function streamAnswer(engine, request3) {
       finishStream();
       return;
     }
-    stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance9.now()));
+    schedule();
   };
   res.on("close", () => {
     if (!res.writableFinished && record2.finishedAtMs === null) {
       if (stream.timer) clearTimeout(stream.timer);
+      waiting = false;
       engine.active.delete(stream);
       member.leave();
       finishRecord(engine, record2, "client_closed");
@@ -58629,6 +58685,7 @@ function answerWhole(engine, request3) {
 }
 
 // src/sim-engine/start-sim-engine.ts
+var UNIQUE_TAGS = 2 ** 24;
 var READY_LINE = "The server is fired up and ready to roll!";
 var MAX_BODY_BYTES = 16 * 1024 * 1024;
 function noiseKey(promptId, body) {
@@ -58672,7 +58729,12 @@ async function startSimEngine(options = {}) {
     questionList.map((question) => question.id),
     profile.questions
   );
-  const styleFor = (plan, promptId, branchAt) => answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
+  const styleFor = (plan, promptId, branchAt) => answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt, {
+    promptId,
+    start: options.start ?? 0,
+    // Fresh in every request, seeded or not: the unique filler must match no other answer, not even a replay's.
+    tag: randomInt2(UNIQUE_TAGS)
+  });
   const uncutLength = (body) => {
     const length = profile.questions.answerTokens;
     const own2 = length === null ? profile : { ...profile, defaults: { ...profile.defaults, outputTokens: length } };
@@ -58788,11 +58850,17 @@ async function startSimEngine(options = {}) {
       }
       const asked = promptId === null ? questionById.get(questions.match(body) ?? "") : void 0;
       const style = asked ? {
-        ...answerStyle(profile.answer, profile.cheats, fullLength, asked.index, null),
+        // Questions are no bench prompt: the filler cheats limited to some prompts (--cheat-filler-prompts) pass them by.
+        ...answerStyle(profile.answer, profile.cheats, fullLength, asked.index, null, {
+          promptId: null,
+          start: options.start ?? 0,
+          tag: randomInt2(UNIQUE_TAGS)
+        }),
         // Its last token is the final answer, as planned before max_tokens cut it: a cut answer never reaches it.
         finalAnswer: { at: uncutLength(body) - 1, text: finalAnswerText(asked.question, answersRight(asked.question.id, body)) }
       } : styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
-      const request3 = { res, record: record2, plan, chat, body, t0, style, onSent: countCompleted };
+      const starved = promptId !== null && cheats.starve.includes(promptId);
+      const request3 = { res, record: record2, plan, chat, body, t0, style, onSent: countCompleted, starved };
       if (body.stream === true) streamAnswer(engine, request3);
       else answerWhole(engine, request3);
     });
@@ -59042,400 +59110,110 @@ async function runBenchmark(options) {
   return records;
 }
 
-// src/scoring/student-t-quantile.ts
-var LANCZOS = [
-  676.5203681218851,
-  -1259.1392167224028,
-  771.3234287776531,
-  -176.6150291621406,
-  12.507343278686905,
-  -0.13857109526572012,
-  9984369578019572e-21,
-  15056327351493116e-23
-];
-function logGamma(x) {
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const z2 = x - 1;
-  let sum = 0.9999999999998099;
-  LANCZOS.forEach((coefficient, index) => {
-    sum += coefficient / (z2 + index + 1);
-  });
-  const t = z2 + LANCZOS.length - 0.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-function betaContinuedFraction(a, b, x) {
-  const tiny = 1e-300;
-  let c = 1;
-  let d = 1 - (a + b) * x / (a + 1);
-  if (Math.abs(d) < tiny) d = tiny;
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= 300; m++) {
-    const m2 = 2 * m;
-    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < 1e-15) break;
-  }
-  return h;
-}
-function regularizedBeta(a, b, x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  if (x < (a + 1) / (a + b + 2)) return front * betaContinuedFraction(a, b, x) / a;
-  return 1 - front * betaContinuedFraction(b, a, 1 - x) / b;
-}
-function studentTCdf(t, degrees) {
-  const tail = 0.5 * regularizedBeta(degrees / 2, 0.5, degrees / (degrees + t * t));
-  return t >= 0 ? 1 - tail : tail;
-}
-function studentTQuantile(p, degrees) {
-  if (!(p > 0.5 && p < 1)) throw new RangeError(`expected p in (0.5, 1), got ${p}`);
-  if (!(degrees >= 1)) throw new RangeError(`expected at least 1 degree of freedom, got ${degrees}`);
-  let low = 0;
-  let high = 1;
-  while (studentTCdf(high, degrees) < p) high *= 2;
-  for (let step = 0; step < 200 && high - low > 1e-12; step++) {
-    const mid = (low + high) / 2;
-    if (studentTCdf(mid, degrees) < p) low = mid;
-    else high = mid;
-  }
-  return (low + high) / 2;
-}
-
-// src/scoring/noise-floor.ts
-var FALSE_PASS_TARGET = 0.025;
-var Z_POWER = 1.6448536269514722;
-var MIN_CALIBRATION_ROUNDS = 5;
-function computeNoiseFloor(scores) {
-  const n = scores.length;
-  if (n < MIN_CALIBRATION_ROUNDS) throw new RangeError(`expected at least ${MIN_CALIBRATION_ROUNDS} A/A round scores, got ${n}`);
-  if (scores.some((score) => !(score > 0) || !Number.isFinite(score)))
-    throw new RangeError("expected every A/A round score to be a positive number");
-  const logs = scores.map((score) => Math.log(score));
-  const meanLog = logs.reduce((sum, value) => sum + value, 0) / n;
-  const sdLog = Math.sqrt(logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0) / (n - 1));
-  const bound = meanLog + studentTQuantile(1 - FALSE_PASS_TARGET, n - 1) * sdLog * Math.sqrt(1 + 1 / n);
-  const floor = Math.max(0, Math.exp(bound) - 1);
-  const detectableSpeedup = Math.exp(Math.log1p(floor) - meanLog + Z_POWER * sdLog) - 1;
-  return { rounds: n, meanLog, sdLog, floor, detectableSpeedup };
-}
-
-// src/calibration/fit-calibration.ts
-var SETTING_NAMES = {
-  requestIntervalMs: "bench.requestIntervalMs",
-  arrival: "bench.arrival",
-  concurrency: "bench.concurrency",
-  seed: "bench.seed",
-  thinking: "bench.thinking",
-  contextLimit: "bench.contextLimit",
-  maxTokens: "bench.maxTokens",
-  tolerance: "bench.tolerance",
-  model: "bench.model",
-  runs: "bench.runs",
-  order: "bench.order",
-  clientWarmup: "bench.clientWarmup",
-  warmupRequests: "bench.warmupRequests",
-  prompts: "the number of prompts"
-};
-function describeSettingDifferences(calibrated, round) {
-  const differences = [];
-  for (const key of Object.keys(SETTING_NAMES)) {
-    const value = round[key];
-    if (value === void 0 || value === calibrated[key]) continue;
-    differences.push(`${SETTING_NAMES[key]} is ${describeValue(value)}, the calibration used ${describeValue(calibrated[key])}`);
-  }
-  return differences;
-}
-function describeMissingScenario(name) {
-  return `the calibration has no scenario ${name}: run speedgate calibrate again with this round config`;
-}
-function fitCalibration(source, facts) {
-  const noise = computeNoiseFloor(source.scores);
-  const problems = [];
-  const notes = [];
-  if (source.engine !== facts.engine)
-    problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
-  if (source.scenario && !source.scenario.studied) {
-    problems.push(describeMissingScenario(source.scenario.name));
-  } else {
-    if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
-    problems.push(...describeSettingDifferences(source.settings, facts.settings));
-  }
-  if (source.gpu !== facts.gpu)
-    problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
-  if (source.baselineImage !== facts.baselineImage) {
-    problems.push(
-      `it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`
-    );
-  } else if (source.baselineImage !== null && source.baselineImageId !== facts.baselineImageId) {
-    problems.push(
-      `the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`
-    );
-  }
-  if (source.runner !== facts.runner) {
-    const same = source.gpu === facts.gpu ? " (the same GPU)" : "";
-    notes.push(`measured on runner ${describeValue(source.runner)}, this round ran on ${describeValue(facts.runner)}${same}`);
-  }
-  return { ...source, noiseFloor: noise.floor, detectableSpeedup: noise.detectableSpeedup, problems, notes };
-}
-
-// src/config/calibration-settings.ts
+// src/config/fingerprint-round.ts
 import { createHash } from "node:crypto";
 import { isAbsolute, relative } from "node:path";
-function calibrationSettingsOf(config2, promptCount) {
-  const { bench } = config2;
-  return {
-    requestIntervalMs: bench.requestIntervalMs,
-    arrival: bench.arrival,
-    concurrency: bench.concurrency,
-    seed: bench.seed,
-    thinking: bench.thinking,
-    contextLimit: bench.contextLimit,
-    maxTokens: bench.maxTokens,
-    tolerance: bench.tolerance,
-    model: bench.model,
-    runs: bench.runs,
-    order: bench.order,
-    clientWarmup: bench.clientWarmup,
-    warmupRequests: bench.warmupRequests,
-    prompts: promptCount
-  };
-}
-function hashBaseline(config2, configDir) {
-  const portable = (path) => path === void 0 ? null : isAbsolute(path) ? relative(configDir, path) || "." : path;
-  const { baseline } = config2;
-  const definition = {
-    runtime: config2.runtime,
-    image: baseline.image ?? null,
-    build: baseline.build ? { ...baseline.build, context: portable(baseline.build.context) } : null,
-    command: baseline.command ?? null,
-    cwd: config2.runtime === "process" ? portable(baseline.cwd) : baseline.cwd ?? null,
-    env: Object.fromEntries(Object.entries(baseline.env).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-  };
-  return createHash("sha256").update(JSON.stringify(definition)).digest("hex");
+
+// src/scoring/scenario-role.ts
+var SCENARIO_ROLES = ["target", "guard"];
+var DEFAULT_GUARD_MARGIN = 0.05;
+
+// src/scoring/compare-ids.ts
+function compareIds(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-// src/calibration/read-calibration.ts
-import { readFile as readFile2 } from "node:fs/promises";
+// src/scoring/format-speedup.ts
+function formatTimes(value) {
+  if (value === null) return "\u2014";
+  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}\xD7`;
+}
+function formatScoreAgainstBar(value, bar2) {
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown2 = value.toFixed(digits);
+    if (shown2 !== bar2.toFixed(digits) || value === bar2) return `${shown2}\xD7`;
+  }
+  return `${value.toFixed(6)}\xD7`;
+}
+function formatBar(bar2, against) {
+  if (against === void 0 || Number(bar2.toFixed(2)) === bar2) return `${bar2.toFixed(2)}\xD7`;
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown2 = bar2.toFixed(digits);
+    if (shown2 !== against.toFixed(digits) || bar2 === against) return `${shown2}\xD7`;
+  }
+  return `${bar2.toFixed(6)}\xD7`;
+}
+function formatPercent(fraction3) {
+  return `${Math.round(fraction3 * 1e3) / 10}%`;
+}
+function formatPercentAgainst(fraction3, limit) {
+  if (formatPercent(fraction3) !== formatPercent(limit) || fraction3 === limit) return formatPercent(fraction3);
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown2 = (fraction3 * 100).toFixed(digits);
+    if (shown2 !== (limit * 100).toFixed(digits)) return `${shown2}%`;
+  }
+  return `${(fraction3 * 100).toFixed(6)}%`;
+}
 
-// src/vocabulary/scenario-name.ts
-var SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,63}$/;
-var MAX_SCENARIOS = 32;
-
-// src/calibration/calibration-schema.ts
-var CALIBRATION_KIND = "speedgate-calibration";
-var CALIBRATION_SCHEMA_VERSION = 1;
-var text = (max) => external_exports.string().max(max);
-var count = external_exports.number().int().min(0).max(1e7);
-var calibrationSettingsSchema = external_exports.object({
-  requestIntervalMs: external_exports.number().min(0),
-  arrival: external_exports.enum(["fixed", "poisson"]),
-  // Files from before bench.concurrency measured an open loop.
-  concurrency: external_exports.number().int().min(1).nullable().default(null),
-  seed: external_exports.number().int().min(0),
-  thinking: external_exports.boolean(),
-  contextLimit: count,
-  maxTokens: count,
-  tolerance: external_exports.number().gt(0).lte(1),
-  model: text(256),
-  runs: external_exports.number().int().min(1).max(100),
-  // Files and cards from before these settings measured what their defaults name: the baseline first in every run, a cold client.
-  order: external_exports.enum(["counterbalanced", "baseline-first"]).default("baseline-first"),
-  clientWarmup: external_exports.boolean().default(false),
-  warmupRequests: count,
-  prompts: count
-});
-var calibrationRoundSchema = external_exports.object({
-  roundScore: external_exports.number().finite().gt(0),
-  runScores: external_exports.array(external_exports.number().finite().min(0).nullable()).max(100),
-  promptsCompared: count,
-  unscored: count,
-  /**
-   * The baseline against itself: prompts it cut short (below tolerance) or parted from its own answer
-   * (diverged), and the median agreement. Absent in files from before they were measured.
-   */
-  disagreed: count.optional(),
-  medianAgreement: external_exports.number().min(0).max(1).nullable().optional()
-});
-var calibrationSelfAgreementSchema = external_exports.object({
-  lowestMedianAgreement: external_exports.number().min(0).max(1).nullable(),
-  mostDisagreed: external_exports.number().min(0).max(1)
-});
-var noiseSchema2 = external_exports.object({ meanLog: external_exports.number(), sdLog: external_exports.number(), floor: external_exports.number(), detectableSpeedup: external_exports.number() });
-var roundsSchema = external_exports.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1e3);
-var scenarioNameSchema = external_exports.string().regex(SCENARIO_NAME);
-var calibrationScenarioSchema = external_exports.object({
-  name: scenarioNameSchema,
-  promptsHash: text(128),
-  settings: calibrationSettingsSchema,
-  rounds: roundsSchema,
-  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
-  noise: noiseSchema2
-});
-var calibrationFileSchema = external_exports.object({
-  kind: external_exports.literal(CALIBRATION_KIND),
-  schemaVersion: external_exports.literal(CALIBRATION_SCHEMA_VERSION),
-  speedgateVersion: text(64),
-  measuredAt: external_exports.iso.datetime(),
-  engine: text(128),
-  runtime: external_exports.enum(["docker", "process"]),
-  runner: text(256).nullable(),
-  gpu: text(512).nullable(),
-  baselineImage: text(512).nullable(),
-  baselineImageId: text(256).nullable(),
-  /** sha256 of the baseline's definition (image or build, command, environment): another engine is another noise. */
-  baselineHash: text(128),
-  promptsHash: text(128),
-  settings: calibrationSettingsSchema,
-  rounds: roundsSchema,
-  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
-  noise: noiseSchema2,
-  /**
-   * A study per scenario, in the round config's order, when the calibrated round had scenarios; the top
-   * level is then the first scenario's (the card's headline), so a reader of the top level alone still
-   * reads one whole study. Absent in files of rounds without scenarios and files from before scenarios.
-   */
-  scenarios: external_exports.array(calibrationScenarioSchema).min(1).max(MAX_SCENARIOS).refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, {
-    error: "expected one study per scenario name; calibrate again with speedgate calibrate"
-  }).optional()
-});
-var cardCalibrationSchema = external_exports.object({
-  measuredAt: text(64),
-  engine: text(128),
-  runner: text(256).nullable(),
-  gpu: text(512).nullable(),
-  baselineImage: text(512).nullable(),
-  baselineImageId: text(256).nullable(),
-  promptsHash: text(128),
-  settings: calibrationSettingsSchema,
-  /** The A/A round scores. */
-  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
-  noiseFloor: external_exports.number().finite().min(0),
-  detectableSpeedup: external_exports.number().finite(),
-  /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
-  selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
-  /**
-   * On a scenario's card: the scenario, and whether the file held a study of that name. Without one the
-   * copy is the file's top-level study, which is not this scenario's, and the fit keeps the gate closed.
-   * Absent on cards of rounds without scenarios and cards from before scenarios had studies of their own.
-   */
-  scenario: external_exports.object({ name: scenarioNameSchema, studied: external_exports.boolean() }).optional(),
-  /** Why it does not fit this round; any one keeps the gate closed. */
-  problems: external_exports.array(text(1e3)).max(20),
-  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
-  notes: external_exports.array(text(1e3)).max(20)
-});
-
-// src/calibration/read-calibration.ts
-async function readCalibration(path, field3 = "gate.calibration") {
-  let text5;
-  try {
-    text5 = await readFile2(path, "utf8");
-  } catch (error62) {
-    throw new ConfigError(
-      `${field3}: expected a readable calibration file written by speedgate calibrate, could not read ${path} (${error62.code ?? error62.message})`
+// src/scoring/judge-regression.ts
+var DEFAULT_REGRESSION_FLOOR = 0.8;
+var DEFAULT_MAX_REGRESSED_PROMPTS = 0.1;
+var NAMED = 6;
+function effectiveRegressionFloor(settings) {
+  const bar2 = settings.role === "guard" ? 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN) : settings.minRoundScore ?? 1;
+  return (settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR) * Math.min(1, bar2);
+}
+function floorName(settings) {
+  if (settings.role === "guard") return "gate.regressionFloor \xD7 (1 \u2212 gate.margin)";
+  return (settings.minRoundScore ?? 1) < 1 ? "gate.regressionFloor \xD7 gate.minRoundScore" : "gate.regressionFloor";
+}
+function findRegressedPrompts(prompts, floor) {
+  return prompts.flatMap(
+    (prompt) => prompt.status === "scored" && prompt.score !== null && prompt.score < floor ? [{ id: prompt.id, score: prompt.score }] : []
+  ).sort((a, b) => a.score - b.score || compareIds(a.id, b.id));
+}
+function judgeRegression(evidence, settings) {
+  const reasons = [];
+  const { compared, regressed, ratios } = evidence;
+  const floor = effectiveRegressionFloor(settings);
+  const name = floorName(settings);
+  if (compared > 0 && regressed.length / compared > settings.maxRegressedPrompts) {
+    const named2 = regressed.slice(0, NAMED).map((prompt) => `${prompt.id} ${formatTimes(prompt.score)}`);
+    const more = regressed.length > NAMED ? `; ${regressed.length - NAMED} more` : "";
+    reasons.push(
+      `${regressed.length} of ${compared} prompts (${formatPercentAgainst(regressed.length / compared, settings.maxRegressedPrompts)}) scored below ${name} ${formatBar(floor)} (${named2.join(", ")}${more}), more than gate.maxRegressedPrompts ${formatPercent(settings.maxRegressedPrompts)}: the median hides a minority of requests that got slower`
     );
   }
-  let value;
-  try {
-    value = JSON.parse(text5);
-  } catch (error62) {
-    throw new ConfigError(`${field3}: ${path}: expected a JSON calibration file, ${error62.message}`);
-  }
-  const parsed = calibrationFileSchema.safeParse(value);
-  if (!parsed.success) {
-    throw ConfigError.fromProblems(formatConfigIssues(parsed.error.issues, value, calibrationFileSchema).slice(0, 20), `${field3}: ${path}`);
-  }
-  return parsed.data;
-}
-
-// src/config/load-round-calibration.ts
-function selfAgreementOf(rounds) {
-  if (rounds.some((round) => round.disagreed === void 0)) return null;
-  const medians = rounds.map((round) => round.medianAgreement).filter((value) => typeof value === "number");
-  return {
-    lowestMedianAgreement: medians.length > 0 ? Math.min(...medians) : null,
-    mostDisagreed: Math.max(0, ...rounds.map((round) => round.promptsCompared > 0 ? (round.disagreed ?? 0) / round.promptsCompared : 0))
-  };
-}
-function calibrationSourceOf(file2, scenario = null) {
-  const own2 = scenario === null ? void 0 : file2.scenarios?.find((entry) => entry.name === scenario);
-  const study = own2 ?? file2;
-  return {
-    measuredAt: file2.measuredAt,
-    engine: file2.engine,
-    runner: file2.runner,
-    gpu: file2.gpu,
-    baselineImage: file2.baselineImage,
-    baselineImageId: file2.baselineImageId,
-    promptsHash: study.promptsHash,
-    settings: study.settings,
-    scores: study.rounds.map((round) => round.roundScore),
-    selfAgreement: selfAgreementOf(study.rounds),
-    ...scenario === null ? {} : { scenario: { name: scenario, studied: own2 !== void 0 } }
-  };
-}
-function describeStudyMisfit(study, promptsHash, settings) {
-  const problems = [];
-  if (study.promptsHash !== promptsHash) problems.push("it was measured on another prompt set");
-  problems.push(...describeSettingDifferences(study.settings, settings));
-  return problems;
-}
-async function loadRoundCalibration(config2, configPath, configDir, promptCount, fingerprint, scenarios) {
-  const path = config2.gate.calibration;
-  if (!path) return null;
-  const file2 = await readCalibration(path);
-  const problems = [];
-  if (file2.engine !== config2.engine)
-    problems.push(`it is for engine ${describeValue(file2.engine)}, this round's is ${describeValue(config2.engine)}`);
-  if (file2.runtime !== config2.runtime) problems.push(`it was measured with runtime ${file2.runtime}, this round uses ${config2.runtime}`);
-  if (file2.baselineHash !== hashBaseline(config2, configDir)) {
-    problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
-  }
-  if (!scenarios) problems.push(...describeStudyMisfit(file2, fingerprint.promptsHash, calibrationSettingsOf(config2, promptCount)));
-  for (const scenario of scenarios ?? []) {
-    const study = file2.scenarios?.find((entry) => entry.name === scenario.name);
-    if (!study) continue;
-    const misfit = describeStudyMisfit(
-      study,
-      scenario.fingerprint.promptsHash,
-      calibrationSettingsOf(scenario.config, scenario.prompts.length)
-    );
-    problems.push(...misfit.map((problem) => `scenario ${scenario.name}: ${problem}`));
-  }
-  if (problems.length > 0) {
-    throw ConfigError.fromProblems(
-      problems,
-      `gate.calibration: ${path} does not fit this round; measure it again with speedgate calibrate --config ${configPath}`
+  if (ratios.e2eP90 !== null && ratios.e2eP90 > 1 / floor) {
+    reasons.push(
+      `E2E p90 at equal length ${formatScoreAgainstBar(ratios.e2eP90, 1 / floor)} the baseline's, above ${formatBar(1 / floor)} (1 / ${name}): the slowest requests got slower`
     );
   }
-  return file2;
+  if (ratios.throughput !== null && ratios.throughput < floor) {
+    reasons.push(
+      `output throughput ${formatScoreAgainstBar(ratios.throughput, floor)} the baseline's, below ${name} ${formatBar(floor)}: the same work took longer`
+    );
+  }
+  return reasons;
 }
 
 // src/config/fingerprint-round.ts
-import { createHash as createHash2 } from "node:crypto";
-import { isAbsolute as isAbsolute2, relative as relative2 } from "node:path";
-var sha256 = (text5) => createHash2("sha256").update(text5).digest("hex");
+var sha256 = (text5) => createHash("sha256").update(text5).digest("hex");
+function withoutDefaultRegression(gate) {
+  const { regressionFloor, maxRegressedPrompts, ...rest } = gate;
+  return {
+    ...rest,
+    ...regressionFloor !== DEFAULT_REGRESSION_FLOOR ? { regressionFloor } : {},
+    ...maxRegressedPrompts !== DEFAULT_MAX_REGRESSED_PROMPTS ? { maxRegressedPrompts } : {}
+  };
+}
 function fingerprintRound(config2, configDir, prompts) {
-  const portable = (path) => path === void 0 || !isAbsolute2(path) ? path : relative2(configDir, path) || ".";
+  const portable = (path) => path === void 0 || !isAbsolute(path) ? path : relative(configDir, path) || ".";
   const { busyPoll: _clientWait, concurrency, ...openLoop } = config2.bench;
+  const { watch: _watch, ...measured } = config2;
   const bench = concurrency === null ? openLoop : { ...openLoop, concurrency };
   const comparable2 = {
-    ...config2,
+    ...measured,
     baseline: {
       ...config2.baseline,
       cwd: config2.runtime === "process" ? portable(config2.baseline.cwd) : config2.baseline.cwd,
@@ -59454,7 +59232,7 @@ function fingerprintRound(config2, configDir, prompts) {
       ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
     },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
-    gate: { ...config2.gate, calibration: portable(config2.gate.calibration) },
+    gate: { ...withoutDefaultRegression(config2.gate), calibration: portable(config2.gate.calibration) },
     // Only with quality: a config without it hashes as it did before it existed.
     ...config2.quality ? { quality: { ...config2.quality, questions: portable(config2.quality.questions) ?? "" } } : {},
     // Only when there are scenarios: a config without them hashes as it did before they existed.
@@ -59471,7 +59249,7 @@ function fingerprintRound(config2, configDir, prompts) {
 var import_dockerode = __toESM(require_docker(), 1);
 
 // src/docker/docker-runtime.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // src/git/run-git.ts
 import { execFile } from "node:child_process";
@@ -60085,6 +59863,7 @@ function describeBuildFailure(role, result, patchStep) {
 
 // src/docker/container-engine.ts
 import { constants } from "node:os";
+import { posix } from "node:path";
 
 // src/engine/log-ring-buffer.ts
 import { StringDecoder } from "node:string_decoder";
@@ -60204,6 +59983,33 @@ var LogRingBuffer = class {
   }
 };
 
+// src/failure/find-model-paths.ts
+var MODEL_FLAGS = {
+  "llama.cpp": { flags: ["-m", "--model"], alwaysPath: true },
+  sglang: { flags: ["--model-path", "--model"], alwaysPath: false },
+  vllm: { flags: ["--model"], alwaysPath: false }
+};
+var looksLikePath = (value) => /^(?:\/|\.\.?\/)/.test(value);
+function findModelPaths(family, argv) {
+  if (family === null) return [];
+  const { flags, alwaysPath } = MODEL_FLAGS[family];
+  const found = [];
+  const add = (flag, value) => {
+    if (value === void 0 || value === "" || value.startsWith("-")) return;
+    if (alwaysPath || looksLikePath(value)) found.push({ flag, path: value });
+  };
+  argv.forEach((arg, index) => {
+    const equals = arg.indexOf("=");
+    const name = equals > 0 ? arg.slice(0, equals) : arg;
+    if (!flags.includes(name)) {
+      if (family === "vllm" && arg === "serve" && /(?:^|\/)vllm$/.test(argv[index - 1] ?? "")) add("vllm serve", argv[index + 1]);
+      return;
+    }
+    add(name, equals > 0 ? arg.slice(equals + 1) : argv[index + 1]);
+  });
+  return found;
+}
+
 // src/docker/daemon-gone-failure.ts
 var DAEMON_GONE_LABEL = "the Docker daemon went away (infrastructure, not the patch)";
 var DAEMON_GONE_HINT = [
@@ -60294,8 +60100,6 @@ function describeDaemonConnectionLoss(error62) {
 
 // src/docker/container-engine.ts
 var LOG_DRAIN_MS = 1e4;
-var LOG_SETTLE_MS = 250;
-var LOG_READS = 12;
 var CANCELLED_STOP_TIMEOUT_S = 1;
 function signalName(exitCode) {
   if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
@@ -60312,13 +60116,14 @@ async function ignoreGone(action) {
   }
 }
 var ContainerEngine = class {
-  constructor(role, baseUrl, container, logger, stopTimeoutS, cancelSignal) {
+  constructor(role, baseUrl, container, logger, stopTimeoutS, cancelSignal, family = null) {
     this.role = role;
     this.baseUrl = baseUrl;
     this.container = container;
     this.logger = logger;
     this.stopTimeoutS = stopTimeoutS;
     this.cancelSignal = cancelSignal;
+    this.family = family;
     this.log = new LogRingBuffer({}, (line) => logger.debug(`[${role}] ${cleanLogLine(line)}`));
     this.logsEnded = this.followLogs();
     this.exited = this.waitForExit();
@@ -60329,6 +60134,7 @@ var ContainerEngine = class {
   logger;
   stopTimeoutS;
   cancelSignal;
+  family;
   exited;
   /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
   log;
@@ -60378,38 +60184,62 @@ var ContainerEngine = class {
     }
     let exitCode = outcome.exitCode;
     let oomKilled = false;
+    let inspected = null;
     try {
-      const state = (await this.container.inspect()).State;
-      oomKilled = state.OOMKilled;
-      exitCode ??= state.ExitCode;
+      inspected = await this.container.inspect();
+      oomKilled = inspected.State.OOMKilled;
+      exitCode ??= inspected.State.ExitCode;
     } catch {
     }
     await Promise.race([this.logsEnded, new Promise((resolve7) => setTimeout(resolve7, LOG_DRAIN_MS).unref())]);
     await this.readWholeLog();
-    return { exitCode, signal: signalName(exitCode), oomKilled };
+    const missingModel = inspected ? await this.findMissingModel(inspected) : null;
+    return { exitCode, signal: signalName(exitCode), oomKilled, ...missingModel ? { missingModel } : {} };
   }
   /**
-   * Reads the exited container's log once more, whole, from the daemon's record: the follow can end
-   * before the last lines of a container that dies within milliseconds reach it (under load, a taken
-   * port's "couldn't bind" was missing and the card said "exited"), while by the time the wait returns
-   * the daemon has written everything the container printed. The followed tail stays when the read
-   * fails (the container was removed by stop(), the daemon went away) or holds less.
+   * Reads the exited container's log once more, whole, from the daemon's record, once the follow has ended:
+   * the follow can end before the last lines of a container that dies within milliseconds reach it (Docker
+   * 20.10's follower stops when the log driver closes, whatever it has not read yet), while the record is
+   * whole by then (the driver closes after its copier wrote the last output). The followed tail stays when
+   * the read fails (the container was removed by stop(), the daemon went away) or holds less.
    */
   async readWholeLog() {
     try {
-      let read = await this.readLogRecord();
-      for (let reads = 1; reads < LOG_READS; reads++) {
-        await new Promise((resolve7) => setTimeout(resolve7, LOG_SETTLE_MS));
-        const again = await this.readLogRecord();
-        if (again.join("\n") === read.join("\n")) break;
-        read = again;
-      }
+      const read = await this.readLogRecord();
       const followed = this.log.snapshot();
       if (read.length < followed.length || read.join("\n") === followed.join("\n")) return;
       for (const line of read.slice(followed.length)) this.logger.debug(`[${this.role}] ${cleanLogLine(line)}`);
       this.finalLog = read;
     } catch (error62) {
       this.logger.debug(`${this.role} container: could not read its whole log after it exited: ${error62.message}`);
+    }
+  }
+  /**
+   * The first model path the command names that the exited container does not have (its mounts included:
+   * the daemon mounts them to answer), for a card whose engine died before its log said why. Only a 404
+   * counts: a daemon that cannot answer proves nothing.
+   */
+  async findMissingModel(inspected) {
+    if (this.stopping) return null;
+    const argv = [inspected.Path, ...inspected.Args];
+    const workingDir = inspected.Config.WorkingDir || "/";
+    for (const { flag, path } of findModelPaths(this.family, argv)) {
+      const absolute = posix.resolve(workingDir, path);
+      try {
+        await this.container.infoArchive({ path: absolute });
+      } catch (error62) {
+        if (dockerStatusCode(error62) === 404 && await this.stillThere()) return { flag, path, where: "container" };
+        this.logger.debug(`${this.role} container: could not look for ${absolute}: ${error62.message}`);
+      }
+    }
+    return null;
+  }
+  async stillThere() {
+    try {
+      await this.container.inspect();
+      return true;
+    } catch {
+      return false;
     }
   }
   /** The container's log as the daemon has recorded it so far, its last lines. */
@@ -60438,8 +60268,27 @@ var ContainerEngine = class {
   }
 };
 
+// src/vocabulary/engine-family.ts
+var ALIASES = [
+  { family: "sglang", names: ["sglang"] },
+  { family: "vllm", names: ["vllm"] },
+  { family: "llama.cpp", names: ["llamacpp", "llamaserver", "llamacppserver"] }
+];
+var squash = (word2) => word2.toLowerCase().replace(/[-_. ]+/g, "");
+function engineFamily(name) {
+  const whole = squash(name);
+  const first = squash(name.trim().split(/\s+/)[0] ?? "");
+  for (const { family, names } of ALIASES) if (names.includes(whole) || names.includes(first)) return family;
+  for (const { family, names } of ALIASES) if (names.some((alias) => whole.includes(alias))) return family;
+  return null;
+}
+function canonicalEngineName(name) {
+  const family = engineFamily(name);
+  return family !== null && ALIASES.some(({ names }) => names.includes(squash(name))) ? family : name;
+}
+
 // src/docker/create-isolated-network.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 
 // src/docker/docker-safe-name.ts
 function dockerSafeName(text5) {
@@ -60450,7 +60299,7 @@ function dockerSafeName(text5) {
 // src/docker/create-isolated-network.ts
 var ISOLATED_BRIDGE_PREFIX = "sgb-";
 function isolatedBridgeName(runId) {
-  return `${ISOLATED_BRIDGE_PREFIX}${createHash3("sha256").update(runId).digest("hex").slice(0, 11)}`;
+  return `${ISOLATED_BRIDGE_PREFIX}${createHash2("sha256").update(runId).digest("hex").slice(0, 11)}`;
 }
 async function createIsolatedNetwork(docker, runId) {
   const name = `speedgate-${dockerSafeName(runId)}`;
@@ -60858,7 +60707,7 @@ async function ensureImage(docker, reference, logger, signal) {
 }
 
 // src/docker/read-image-file.ts
-import { posix } from "node:path";
+import { posix as posix2 } from "node:path";
 
 // src/docker/read-tar-entry.ts
 var BLOCK = 512;
@@ -60986,7 +60835,7 @@ async function readImageFile(docker, options) {
       const entry = readFirstTarEntry(await readCapped(stream, options.maxBytes + 64 * 1024, what));
       if (entry.kind === "file") return entry.content;
       if (entry.kind === "symlink") {
-        path = posix.resolve(posix.dirname(path), entry.linkName);
+        path = posix2.resolve(posix2.dirname(path), entry.linkName);
         continue;
       }
       throw new ConfigError(`${what}: ${path} in the baseline image is a ${entry.kind}, not a file`);
@@ -61058,7 +60907,7 @@ function createOverlayContext(plan) {
 }
 
 // src/docker/prepare-commit-images.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 
 // src/git/compare-commits.ts
 async function isAncestor(repoDir, ancestor, descendant, signal) {
@@ -61143,6 +60992,213 @@ function createPathFilter(patterns) {
   const exclude = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => globToRegExp(pattern.slice(1)));
   return (path) => (include.length === 0 || include.some((regexp) => regexp.test(path))) && !exclude.some((regexp) => regexp.test(path));
 }
+
+// src/scoring/student-t-quantile.ts
+var LANCZOS = [
+  676.5203681218851,
+  -1259.1392167224028,
+  771.3234287776531,
+  -176.6150291621406,
+  12.507343278686905,
+  -0.13857109526572012,
+  9984369578019572e-21,
+  15056327351493116e-23
+];
+function logGamma(x) {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z2 = x - 1;
+  let sum = 0.9999999999998099;
+  LANCZOS.forEach((coefficient, index) => {
+    sum += coefficient / (z2 + index + 1);
+  });
+  const t = z2 + LANCZOS.length - 0.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+function betaContinuedFraction(a, b, x) {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - (a + b) * x / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-15) break;
+  }
+  return h;
+}
+function regularizedBeta(a, b, x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  if (x < (a + 1) / (a + b + 2)) return front * betaContinuedFraction(a, b, x) / a;
+  return 1 - front * betaContinuedFraction(b, a, 1 - x) / b;
+}
+function studentTCdf(t, degrees) {
+  const tail = 0.5 * regularizedBeta(degrees / 2, 0.5, degrees / (degrees + t * t));
+  return t >= 0 ? 1 - tail : tail;
+}
+function studentTQuantile(p, degrees) {
+  if (!(p > 0.5 && p < 1)) throw new RangeError(`expected p in (0.5, 1), got ${p}`);
+  if (!(degrees >= 1)) throw new RangeError(`expected at least 1 degree of freedom, got ${degrees}`);
+  let low = 0;
+  let high = 1;
+  while (studentTCdf(high, degrees) < p) high *= 2;
+  for (let step = 0; step < 200 && high - low > 1e-12; step++) {
+    const mid = (low + high) / 2;
+    if (studentTCdf(mid, degrees) < p) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}
+
+// src/scoring/noise-floor.ts
+var FALSE_PASS_TARGET = 0.025;
+var Z_POWER = 1.6448536269514722;
+var MIN_CALIBRATION_ROUNDS = 5;
+function computeNoiseFloor(scores) {
+  const n = scores.length;
+  if (n < MIN_CALIBRATION_ROUNDS) throw new RangeError(`expected at least ${MIN_CALIBRATION_ROUNDS} A/A round scores, got ${n}`);
+  if (scores.some((score) => !(score > 0) || !Number.isFinite(score)))
+    throw new RangeError("expected every A/A round score to be a positive number");
+  const logs = scores.map((score) => Math.log(score));
+  const meanLog = logs.reduce((sum, value) => sum + value, 0) / n;
+  const sdLog = Math.sqrt(logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0) / (n - 1));
+  const bound = meanLog + studentTQuantile(1 - FALSE_PASS_TARGET, n - 1) * sdLog * Math.sqrt(1 + 1 / n);
+  const floor = Math.max(0, Math.exp(bound) - 1);
+  const detectableSpeedup2 = Math.exp(Math.log1p(floor) - meanLog + Z_POWER * sdLog) - 1;
+  return { rounds: n, meanLog, sdLog, floor, detectableSpeedup: detectableSpeedup2 };
+}
+
+// src/vocabulary/scenario-name.ts
+var SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,63}$/;
+var MAX_SCENARIOS = 32;
+
+// src/calibration/calibration-schema.ts
+var CALIBRATION_KIND = "speedgate-calibration";
+var CALIBRATION_SCHEMA_VERSION = 1;
+var text = (max) => external_exports.string().max(max);
+var count = external_exports.number().int().min(0).max(1e7);
+var calibrationSettingsSchema = external_exports.object({
+  requestIntervalMs: external_exports.number().min(0),
+  arrival: external_exports.enum(["fixed", "poisson"]),
+  // Files from before bench.concurrency measured an open loop.
+  concurrency: external_exports.number().int().min(1).nullable().default(null),
+  seed: external_exports.number().int().min(0),
+  thinking: external_exports.boolean(),
+  contextLimit: count,
+  maxTokens: count,
+  tolerance: external_exports.number().gt(0).lte(1),
+  model: text(256),
+  runs: external_exports.number().int().min(1).max(100),
+  // Files and cards from before these settings measured what their defaults name: the baseline first in every run, a cold client.
+  order: external_exports.enum(["counterbalanced", "baseline-first"]).default("baseline-first"),
+  clientWarmup: external_exports.boolean().default(false),
+  warmupRequests: count,
+  prompts: count
+});
+var calibrationRoundSchema = external_exports.object({
+  roundScore: external_exports.number().finite().gt(0),
+  runScores: external_exports.array(external_exports.number().finite().min(0).nullable()).max(100),
+  promptsCompared: count,
+  unscored: count,
+  /**
+   * The baseline against itself: prompts it cut short (below tolerance) or parted from its own answer
+   * (diverged), and the median agreement. Absent in files from before they were measured.
+   */
+  disagreed: count.optional(),
+  medianAgreement: external_exports.number().min(0).max(1).nullable().optional(),
+  /**
+   * The candidate seat's answers (the baseline again) that none of the baseline seat's answers explains, of those compared: the
+   * engine's own rate of odd answers, which the unexplained rule allows for. Absent in files from before it was counted.
+   */
+  unexplainedAnswers: external_exports.object({ count, compared: count }).optional()
+});
+var calibrationSelfAgreementSchema = external_exports.object({
+  lowestMedianAgreement: external_exports.number().min(0).max(1).nullable(),
+  mostDisagreed: external_exports.number().min(0).max(1),
+  /** Over the A/A rounds, the candidate seat's unexplained answers of those compared; absent or null when not counted in every round. */
+  unexplained: external_exports.object({ count, compared: count }).nullable().optional()
+});
+var noiseSchema2 = external_exports.object({ meanLog: external_exports.number(), sdLog: external_exports.number(), floor: external_exports.number(), detectableSpeedup: external_exports.number() });
+var roundsSchema = external_exports.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1e3);
+var scenarioNameSchema = external_exports.string().regex(SCENARIO_NAME);
+var calibrationScenarioSchema = external_exports.object({
+  name: scenarioNameSchema,
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  rounds: roundsSchema,
+  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
+  noise: noiseSchema2
+});
+var calibrationFileSchema = external_exports.object({
+  kind: external_exports.literal(CALIBRATION_KIND),
+  schemaVersion: external_exports.literal(CALIBRATION_SCHEMA_VERSION),
+  speedgateVersion: text(64),
+  measuredAt: external_exports.iso.datetime(),
+  engine: text(128),
+  runtime: external_exports.enum(["docker", "process"]),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  /** sha256 of the baseline's definition (image or build, command, environment): another engine is another noise. */
+  baselineHash: text(128),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  rounds: roundsSchema,
+  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
+  noise: noiseSchema2,
+  /**
+   * A study per scenario, in the round config's order, when the calibrated round had scenarios; the top
+   * level is then the first scenario's (the card's headline), so a reader of the top level alone still
+   * reads one whole study. Absent in files of rounds without scenarios and files from before scenarios.
+   */
+  scenarios: external_exports.array(calibrationScenarioSchema).min(1).max(MAX_SCENARIOS).refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, {
+    error: "expected one study per scenario name; calibrate again with speedgate calibrate"
+  }).optional()
+});
+var cardCalibrationSchema = external_exports.object({
+  measuredAt: text(64),
+  engine: text(128),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  /** The A/A round scores. */
+  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
+  noiseFloor: external_exports.number().finite().min(0),
+  detectableSpeedup: external_exports.number().finite(),
+  /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
+  selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
+  /**
+   * On a scenario's card: the scenario, and whether the file held a study of that name. Without one the
+   * copy is the file's top-level study, which is not this scenario's, and the fit keeps the gate closed.
+   * Absent on cards of rounds without scenarios and cards from before scenarios had studies of their own.
+   */
+  scenario: external_exports.object({ name: scenarioNameSchema, studied: external_exports.boolean() }).optional(),
+  /** Why it does not fit this round; any one keeps the gate closed. */
+  problems: external_exports.array(text(1e3)).max(20),
+  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
+  notes: external_exports.array(text(1e3)).max(20)
+});
 
 // src/metrics/metrics-schema.ts
 var count2 = external_exports.number().int().min(0).max(1e10);
@@ -61242,40 +61298,139 @@ var gpuStateSchema = external_exports.object({
   candidate: gpuSnapshotSchema.nullable()
 });
 
-// src/scoring/format-speedup.ts
-function formatTimes(value) {
-  if (value === null) return "\u2014";
-  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}\xD7`;
+// src/scoring/binomial-tail.ts
+function logGamma2(x) {
+  const coefficients = [
+    0.9999999999998099,
+    676.5203681218851,
+    -1259.1392167224028,
+    771.3234287776531,
+    -176.6150291621406,
+    12.507343278686905,
+    -0.13857109526572012,
+    9984369578019572e-21,
+    15056327351493116e-23
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma2(1 - x);
+  const z2 = x - 1;
+  let sum = coefficients[0];
+  for (let i = 1; i < coefficients.length; i++) sum += coefficients[i] / (z2 + i);
+  const t = z2 + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(sum);
 }
-function formatScoreAgainstBar(value, bar2) {
-  for (let digits = 2; digits <= 6; digits++) {
-    const shown2 = value.toFixed(digits);
-    if (shown2 !== bar2.toFixed(digits) || value === bar2) return `${shown2}\xD7`;
+function logTerm(n, p, j) {
+  return logGamma2(n + 1) - logGamma2(j + 1) - logGamma2(n - j + 1) + j * Math.log(p) + (n - j) * Math.log1p(-p);
+}
+function binomialTail(n, p, k) {
+  if (k <= 0) return 1;
+  if (k > n) return 0;
+  if (p <= 0) return 0;
+  if (p >= 1) return 1;
+  const mode = Math.floor((n + 1) * p);
+  const sumFrom = (from, to, step) => {
+    let total = 0;
+    for (let j = from; step > 0 ? j <= to : j >= to; j += step) {
+      const term = Math.exp(logTerm(n, p, j));
+      total += term;
+      if (term < total * 1e-17 && (step > 0 ? j > mode : j < mode)) break;
+    }
+    return total;
+  };
+  if (k > mode) return Math.min(1, sumFrom(k, n, 1));
+  return Math.max(0, 1 - sumFrom(k - 1, 0, -1));
+}
+function binomialUpperBound(k, n, alpha) {
+  if (n <= 0) return 1;
+  if (k >= n) return 1;
+  let low = k / n;
+  let high = 1;
+  for (let step = 0; step < 100 && high - low > 1e-12; step++) {
+    const middle = (low + high) / 2;
+    if (1 - binomialTail(n, middle, k + 1) > alpha) low = middle;
+    else high = middle;
   }
-  return `${value.toFixed(6)}\xD7`;
+  return high;
 }
-function formatBar(bar2) {
-  for (let digits = 2; digits <= 4; digits++) {
-    if (Number(bar2.toFixed(digits)) === bar2) return `${bar2.toFixed(digits)}\xD7`;
+
+// src/scoring/judge-unexplained.ts
+var UNEXPLAINED_SIGNIFICANCE = 0.01;
+var VARIATION_CONFIDENCE = 0.95;
+var VARIATION_SIGNIFICANCE = 0.01;
+var UNEXPLAINED_RULES = ["allowance", "one-run", "shuffle", "variation", "within-variation"];
+function formatPValue(p) {
+  return p < 1e-3 ? "under 0.1%" : formatPercent(p);
+}
+function variationRate(answers, calibration) {
+  const sources = [];
+  if ((answers.baselineCompared ?? 0) > 0) sources.push({ count: answers.baselineNovel ?? 0, compared: answers.baselineCompared ?? 0 });
+  if (calibration && calibration.compared > 0) sources.push(calibration);
+  if (sources.length === 0) return null;
+  return Math.max(...sources.map((source) => binomialUpperBound(source.count, source.compared, 1 - VARIATION_CONFIDENCE)));
+}
+function variationLimit(compared, rate) {
+  let low = 0;
+  let high = compared;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (binomialTail(compared, rate, middle) >= VARIATION_SIGNIFICANCE) low = middle;
+    else high = middle - 1;
   }
-  return `${bar2.toFixed(4)}\xD7`;
+  return low;
 }
-function formatPercent(fraction3) {
-  return `${Math.round(fraction3 * 1e3) / 10}%`;
-}
-function formatPercentAgainst(fraction3, limit) {
-  if (formatPercent(fraction3) !== formatPercent(limit) || fraction3 === limit) return formatPercent(fraction3);
-  for (let digits = 2; digits <= 6; digits++) {
-    const shown2 = (fraction3 * 100).toFixed(digits);
-    if (shown2 !== (limit * 100).toFixed(digits)) return `${shown2}%`;
+function judgeUnexplained(answers, context) {
+  const { count: count6, compared } = answers;
+  const share2 = compared > 0 ? count6 / compared : 0;
+  const which = context.breakdown ? ` (${context.breakdown})` : "";
+  const head = `${count6} of ${compared} answers (${formatPercentAgainst(share2, context.allowed)}) are none the baseline gave${which}`;
+  const allowance = context.allowed > context.maxUnexplained ? `the ${formatPercent(context.allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(context.allowed)}`;
+  const rate = context.runsServed >= 2 || context.calibration ? variationRate(answers, context.calibration ?? null) : null;
+  const limit = rate === null ? null : variationLimit(compared, rate);
+  if (compared === 0 || share2 <= context.allowed) {
+    return { reason: null, rule: "allowance", statement: `${head}: within ${allowance}`, limit };
   }
-  return `${(fraction3 * 100).toFixed(6)}%`;
+  const shuffled = `shuffling which answers came from which engine gave as many in ${formatPValue(answers.pValue)} of shuffles`;
+  if (limit === null) {
+    const beyond = "with one run the baseline's own answers show nothing of its variation";
+    return { reason: `${head}, ${beyond}, and above ${allowance}`, rule: "one-run", statement: `${head}: ${beyond}`, limit };
+  }
+  const own2 = `at most ${limit} of ${compared} (odd answers at most ${formatPercent(rate ?? 0)} of the time, going by ${describeSources(answers, context.calibration ?? null)})`;
+  const beyondShuffle = answers.pValue < UNEXPLAINED_SIGNIFICANCE;
+  const beyondVariation = count6 > limit;
+  if (beyondShuffle || beyondVariation) {
+    const parts = [
+      ...beyondShuffle ? [`more than the engine's own answers show: ${shuffled}, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`] : [],
+      ...beyondVariation ? [`far more than the engine's own variation gives, ${own2}`] : []
+    ];
+    const beyond = parts.join("; and ");
+    return {
+      reason: `${head}, ${beyond}, and above ${allowance}`,
+      rule: beyondShuffle ? "shuffle" : "variation",
+      statement: `${head}: ${beyond}`,
+      limit
+    };
+  }
+  return {
+    reason: null,
+    rule: "within-variation",
+    statement: `${head}: within the engine's own variation (${shuffled}; it gives ${own2})`,
+    limit
+  };
+}
+function describeSources(answers, calibration) {
+  const parts = [];
+  if ((answers.baselineCompared ?? 0) > 0) {
+    parts.push(`the baseline's ${answers.baselineNovel ?? 0} of ${answers.baselineCompared ?? 0} answers its other runs do not explain`);
+  }
+  if (calibration && calibration.compared > 0) {
+    parts.push(`${calibration.count} of ${calibration.compared} in the calibration's A/A rounds`);
+  }
+  return parts.join(" and ");
 }
 
 // src/scoring/evaluate-gate.ts
-var GATE_MODES = ["interval-low", "noise-floor", "round-score"];
-function defaultGateMode(calibrated) {
-  return calibrated ? "noise-floor" : "interval-low";
+var GATE_MODES = ["interval-low", "noise-floor", "round-score", "sequential"];
+function defaultGateMode(calibrated, budget = false) {
+  return budget ? "sequential" : calibrated ? "noise-floor" : "interval-low";
 }
 var MAX_GATE_REASONS = 20;
 var DEFAULT_MAX_UNSCORED = 0.1;
@@ -61287,14 +61442,63 @@ var MIN_PROMPTS_FOR_INTERVAL = 5;
 function answersJudgedByQuality(settings, quality) {
   return settings.answers === "quality" && quality !== null && quality !== void 0 && quality.compared > 0;
 }
-var UNEXPLAINED_SIGNIFICANCE = 0.01;
-function ruleOutcome(input2, settings, bar2) {
+function guardOutcome(input2, settings, bar2) {
   const score = input2.roundScore;
-  const shownBar = formatBar(bar2);
+  const margin = `guard: not slower than 1 \u2212 gate.margin ${formatPercent(settings.margin ?? DEFAULT_GUARD_MARGIN)}`;
   switch (settings.use) {
     case "round-score": {
       const passed = score >= bar2;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${formatBar(bar2, score)} (${margin})`
+      };
+    }
+    case "interval-low": {
+      if (!input2.interval) {
+        return {
+          passed: false,
+          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`
+        };
+      }
+      const passed = input2.interval.high >= bar2;
+      return {
+        passed,
+        statement: `interval high ${formatScoreAgainstBar(input2.interval.high, bar2)} ${passed ? "\u2265" : "<"} ${formatBar(bar2, input2.interval.high)} (${margin})`
+      };
+    }
+    case "noise-floor": {
+      if (!input2.noise)
+        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+      if (input2.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
+      }
+      const passed = score >= bar2;
+      const floor = `${margin}, lowered by the noise floor ${formatPercent(input2.noise.floor)}`;
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${formatBar(bar2, score)} (${floor})`
+      };
+    }
+    case "sequential": {
+      if (input2.noise && input2.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
+      }
+      if (!input2.interval) return { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
+      const passed = input2.interval.high >= bar2;
+      return {
+        passed,
+        statement: `sequential bound high ${formatScoreAgainstBar(input2.interval.high, bar2)} ${passed ? "\u2265" : "<"} ${formatBar(bar2, input2.interval.high)} (${margin})`
+      };
+    }
+  }
+}
+function ruleOutcome(input2, settings, bar2) {
+  if (settings.role === "guard") return guardOutcome(input2, settings, bar2);
+  const score = input2.roundScore;
+  switch (settings.use) {
+    case "round-score": {
+      const passed = score >= bar2;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${formatBar(bar2, score)}` };
     }
     case "interval-low": {
       if (!input2.interval) {
@@ -61304,7 +61508,10 @@ function ruleOutcome(input2, settings, bar2) {
         };
       }
       const passed = input2.interval.low >= bar2;
-      return { passed, statement: `interval low ${formatScoreAgainstBar(input2.interval.low, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
+      return {
+        passed,
+        statement: `interval low ${formatScoreAgainstBar(input2.interval.low, bar2)} ${passed ? "\u2265" : "<"} ` + formatBar(bar2, input2.interval.low)
+      };
     }
     case "noise-floor": {
       if (!input2.noise)
@@ -61314,66 +61521,93 @@ function ruleOutcome(input2, settings, bar2) {
       }
       const passed = score >= bar2;
       const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input2.noise.floor)}`;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar} (${floor})` };
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${formatBar(bar2, score)} (${floor})`
+      };
+    }
+    case "sequential": {
+      if (input2.noise && input2.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
+      }
+      return input2.sequential ?? { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
     }
   }
 }
-function agreementReasons(input2, limits) {
-  const reasons = [];
-  const calibrated = input2.noise && input2.noise.problems.length === 0 ? input2.noise.selfAgreement ?? null : null;
+function agreementReasons(input2, minAgreement) {
+  const calibrated = fittingSelfAgreement(input2);
   const measured = input2.medianAgreement;
   const median2 = input2.medianAgreementExplained ?? measured;
-  if (limits.minAgreement > 0 && median2 !== null && median2 !== void 0) {
-    const own2 = calibrated?.lowestMedianAgreement ?? null;
-    const floor = own2 !== null && own2 < limits.minAgreement ? own2 : limits.minAgreement;
-    if (median2 < floor) {
-      const lowered = floor < limits.minAgreement ? ` (lowered from ${formatPercent(limits.minAgreement)} to the baseline's own lowest in calibration)` : "";
-      const explained = measured !== null && measured !== void 0 && median2 > measured ? " (counting partings the baseline's own runs show as agreement)" : "";
-      reasons.push(
-        `median agreement ${formatPercentAgainst(median2, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`
-      );
-    }
+  if (minAgreement <= 0 || median2 === null || median2 === void 0) return [];
+  const own2 = calibrated?.lowestMedianAgreement ?? null;
+  const floor = own2 !== null && own2 < minAgreement ? own2 : minAgreement;
+  if (median2 >= floor) return [];
+  const lowered = floor < minAgreement ? ` (lowered from ${formatPercent(minAgreement)} to the baseline's own lowest in calibration)` : "";
+  const explained = measured !== null && measured !== void 0 && median2 > measured ? " (counting partings the baseline's own runs show as agreement)" : "";
+  return [
+    `median agreement ${formatPercentAgainst(median2, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`
+  ];
+}
+function fittingSelfAgreement(input2) {
+  return input2.noise && input2.noise.problems.length === 0 ? input2.noise.selfAgreement ?? null : null;
+}
+function unexplainedVerdict(input2, maxUnexplained) {
+  const calibrated = fittingSelfAgreement(input2);
+  const allowed = Math.max(maxUnexplained, calibrated?.mostDisagreed ?? 0);
+  const answers = input2.unexplainedAnswers;
+  if (answers) {
+    const judgement = judgeUnexplained(answers, {
+      runsServed: input2.runsServed ?? 2,
+      allowed,
+      maxUnexplained,
+      calibration: calibrated?.unexplained ?? null,
+      ...input2.unexplainedBreakdown ? { breakdown: input2.unexplainedBreakdown } : {}
+    });
+    return { reasons: judgement.reason ? [judgement.reason] : [], judgement };
   }
   const compared = input2.promptsCompared;
   const unexplained = input2.unexplained ?? 0;
-  const allowed = Math.max(limits.maxUnexplained, calibrated?.mostDisagreed ?? 0);
-  const answers = input2.unexplainedAnswers;
-  if (answers) {
-    const reason = unexplainedAnswersReason(answers, input2, allowed, limits.maxUnexplained);
-    if (reason) reasons.push(reason);
-    return reasons;
-  }
-  if (compared > 0 && unexplained / compared > allowed) {
-    const limit = allowed > limits.maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
-    reasons.push(
-      `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted where the baseline's own answers are not (${input2.unexplainedBreakdown ?? "no detail"}), more than ${limit}`
-    );
-  }
-  return reasons;
-}
-function unexplainedAnswersReason(answers, input2, allowed, maxUnexplained) {
-  if (answers.compared === 0 || answers.count / answers.compared <= allowed) return null;
-  const oneRun = (input2.runsServed ?? 2) < 2;
-  const steady = !oneRun && !answers.baselineVaries;
-  if (!oneRun && !steady && answers.pValue >= UNEXPLAINED_SIGNIFICANCE) return null;
-  const share2 = answers.count / answers.compared;
-  const which = input2.unexplainedBreakdown ? ` (${input2.unexplainedBreakdown})` : "";
-  const beyond = oneRun ? "with one run the baseline's own answers show nothing of its variation" : steady ? "while the baseline answered every prompt the same way in every run" : `more than the engine's own answers show: shuffling which answers came from which engine gave as many in ${formatPValue(answers.pValue)} of shuffles, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`;
+  if (compared === 0 || unexplained / compared <= allowed) return { reasons: [], judgement: null };
   const limit = allowed > maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
-  return `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share2, allowed)}) are none the baseline gave${which}, ${beyond}, and above ${limit}`;
-}
-function formatPValue(p) {
-  return p < 1e-3 ? "under 0.1%" : formatPercent(p);
+  return {
+    reasons: [
+      `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted where the baseline's own answers are not (${input2.unexplainedBreakdown ?? "no detail"}), more than ${limit}`
+    ],
+    judgement: null
+  };
 }
 function integrityReasons(input2, settings, limits) {
-  if (answersJudgedByQuality(settings, input2.quality)) return [];
-  return agreementReasons(input2, limits);
+  if (answersJudgedByQuality(settings, input2.quality)) return { reasons: [], judgement: null };
+  const unexplained = unexplainedVerdict(input2, limits.maxUnexplained);
+  return { reasons: [...agreementReasons(input2, limits.minAgreement), ...unexplained.reasons], judgement: unexplained.judgement };
+}
+function gateBar(settings, noise) {
+  const floor = settings.use === "noise-floor" && noise ? noise.floor : null;
+  if (settings.role === "guard") {
+    const bar2 = 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN);
+    return floor === null ? bar2 : bar2 / (1 + floor);
+  }
+  return floor === null ? settings.minRoundScore : settings.minRoundScore * (1 + floor);
+}
+function regressionReasons(input2, settings) {
+  if (!input2.regression) return [];
+  return judgeRegression(input2.regression, {
+    regressionFloor: settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR,
+    maxRegressedPrompts: settings.maxRegressedPrompts ?? DEFAULT_MAX_REGRESSED_PROMPTS,
+    minRoundScore: settings.minRoundScore,
+    role: settings.role,
+    margin: settings.margin
+  });
 }
 function evaluateGate(input2, settings) {
-  const bar2 = settings.use === "noise-floor" && input2.noise ? settings.minRoundScore * (1 + input2.noise.floor) : settings.minRoundScore;
+  const bar2 = gateBar(settings, input2.noise);
   const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
   const maxUnexplained = settings.maxUnexplained ?? DEFAULT_MAX_UNEXPLAINED;
-  const base = { ...settings, minAgreement, maxUnexplained, bar: bar2 };
+  const regression = {
+    regressionFloor: settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR,
+    maxRegressedPrompts: settings.maxRegressedPrompts ?? DEFAULT_MAX_REGRESSED_PROMPTS
+  };
+  const base = { ...settings, minAgreement, maxUnexplained, ...regression, bar: bar2 };
   const fail = (reasons2, rule2 = null) => ({
     ...base,
     passed: false,
@@ -61392,15 +61626,18 @@ function evaluateGate(input2, settings) {
       `${input2.unscored} of ${compared} prompts (${formatPercentAgainst(input2.unscored / compared, settings.maxUnscored)}) were not scored (${input2.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`
     );
   }
-  reasons.push(...integrityReasons(input2, settings, { minAgreement, maxUnexplained }));
+  const integrity = integrityReasons(input2, settings, { minAgreement, maxUnexplained });
+  reasons.push(...integrity.reasons);
   if (input2.quality?.reason) reasons.push(input2.quality.reason);
+  reasons.push(...regressionReasons(input2, settings));
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }
   const rule = ruleOutcome(input2, settings, bar2);
   if (!rule.passed) reasons.push(rule.statement);
-  if (reasons.length > 0) return fail(reasons, rule.statement);
-  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
+  const decision = integrity.judgement ? { rule: integrity.judgement.rule, statement: integrity.judgement.statement } : null;
+  if (reasons.length > 0) return { ...fail(reasons, rule.statement), unexplainedDecision: decision };
+  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement, unexplainedDecision: decision };
 }
 
 // src/scorecard/scorecard-schema.ts
@@ -61414,6 +61651,7 @@ var finiteOrNull = external_exports.number().finite().nullable();
 var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
 var fraction = external_exports.number().finite().min(0).max(1);
 var MAX_LISTED_OVERLAY_PATHS = 50;
+var MAX_LISTED_REGRESSED = 20;
 var engineSideSchema = external_exports.object({
   /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
   outputTokens: count4.nullable(),
@@ -61451,6 +61689,12 @@ var promptRunSchema = external_exports.object({
   /** For answers that part within k: the times at the tokens they share; the run scores no more than over those (runSpeedup). */
   agreedBaselineMs: external_exports.number().finite().min(0).nullable().optional(),
   agreedCandidateMs: external_exports.number().finite().min(0).nullable().optional(),
+  /**
+   * For a timed run: when each engine's request was sent, in milliseconds from the start of its benchmark run (the baseline's of the
+   * run it is timed against), for the round's throughput. Absent on older cards, whose throughput rule is not judged.
+   */
+  baselineSentMs: external_exports.number().finite().min(0).nullable().optional(),
+  candidateSentMs: external_exports.number().finite().min(0).nullable().optional(),
   /** For a diverged or implausible run: what the status rests on. */
   evidence: statusEvidenceSchema.nullable().optional(),
   /**
@@ -61622,6 +61866,36 @@ var cardQualitySchema = external_exports.object({
   ).max(MAX_QUESTIONS),
   judgement: qualityJudgementSchema.nullable()
 });
+var lookRunsSchema = external_exports.number().int().min(1).max(100);
+var sequentialSchema = external_exports.object({
+  budget: external_exports.object({ min: lookRunsSchema, max: lookRunsSchema }),
+  /** The one-sided error the looks spend together. */
+  alpha: external_exports.number().gt(0).lt(0.5),
+  /** Where the run-to-run spread came from: the engines' starts, the run scores alone, or a calibration. */
+  spread: external_exports.enum(["starts", "pairs", "calibrated"]),
+  /** Runs every compared prompt has. */
+  runs: external_exports.number().int().min(0).max(100),
+  looks: external_exports.array(
+    external_exports.object({
+      runs: lookRunsSchema,
+      score: external_exports.number().finite().min(0),
+      low: external_exports.number().finite().min(0),
+      high: external_exports.number().finite().min(0),
+      statistic: external_exports.number().finite(),
+      bound: external_exports.number().finite(),
+      upper: external_exports.number().finite().min(0),
+      outcome: external_exports.enum(["pass", "fail", "continue"])
+    })
+  ).max(100),
+  decision: external_exports.enum(["pass", "fail", "undecided"]),
+  decidedAfter: lookRunsSchema.nullable(),
+  /** One run score's standard deviation on the log scale, as this round (or its calibration) saw it. */
+  runSpread: external_exports.number().finite().min(0).nullable(),
+  /** The smallest speedup this runner passes with 95% power within the budget. */
+  detectable: external_exports.number().finite().min(0).nullable(),
+  /** Why the round stopped after its last look; null when it stopped for none of these (a merge, a re-gate under another bar). */
+  stop: external_exports.enum(["failure", "integrity", "decided", "ruled-out", "budget"]).nullable()
+});
 var scorecardFields = {
   schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
   speedgateVersion: text3(64),
@@ -61653,7 +61927,29 @@ var scorecardFields = {
   /**
    * Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; absent on older cards.
    */
-  unexplainedAnswers: external_exports.object({ count: count4, compared: count4, pValue: fraction, baselineVaries: external_exports.boolean() }).nullable().optional(),
+  unexplainedAnswers: external_exports.object({
+    count: count4,
+    compared: count4,
+    pValue: fraction,
+    baselineVaries: external_exports.boolean(),
+    /**
+     * The baseline held to itself: its answers none of its other runs' answers to the prompt explains, of those held; absent on
+     * older cards.
+     */
+    baselineNovel: count4.optional(),
+    baselineCompared: count4.optional()
+  }).nullable().optional(),
+  /**
+   * What the minority-regression rule read: the scored prompts under gate.regressionFloor, slowest first (the first
+   * MAX_LISTED_REGRESSED of them; regressedTotal counts all), and the E2E p90 and output throughput at equal length, candidate over
+   * baseline. Recomputed by every reader; absent on older cards.
+   */
+  regression: external_exports.object({
+    regressedTotal: count4,
+    regressed: external_exports.array(external_exports.object({ id: text3(256), score: external_exports.number().finite().min(0) })).max(MAX_LISTED_REGRESSED),
+    e2eP90: ratioOrNull2,
+    throughput: ratioOrNull2
+  }).nullable().optional(),
   tokenCountsEstimated: external_exports.boolean(),
   settings: external_exports.object({
     requestIntervalMs: external_exports.number().min(0),
@@ -61681,7 +61977,10 @@ var scorecardFields = {
     minPromptAgreement: external_exports.number().min(0).lt(1).optional(),
     /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
     tokenizer: text3(128).nullable().optional(),
+    /** The runs of each engine the round could take: the number, or a budget's max. */
     runs: external_exports.number().int().min(1).max(100),
+    /** bench.runs as a budget: at least min and at most max runs of each engine, the sequential rule deciding; absent for a number. */
+    budget: external_exports.object({ min: lookRunsSchema, max: lookRunsSchema }).optional(),
     /** Which engine went first in each run (orderEngineTurns) and whether the client was warmed first; absent on cards from before them. */
     order: external_exports.enum(["counterbalanced", "baseline-first"]).optional(),
     clientWarmup: external_exports.boolean().optional()
@@ -61704,14 +62003,22 @@ var scorecardFields = {
     /** Absent on older cards: a merge of them gets the defaults. */
     minAgreement: external_exports.number().min(0).max(1).optional(),
     maxUnexplained: external_exports.number().min(0).lt(1).optional(),
+    /** The minority-regression rule's limits; absent on older cards, which get the defaults. */
+    regressionFloor: external_exports.number().gt(0).lte(1).optional(),
+    maxRegressedPrompts: external_exports.number().min(0).lt(1).optional(),
     /** gate.answers and gate.quality as the round set them; absent: speed, and the default maxDrop. */
     answers: external_exports.enum(["speed", "quality"]).optional(),
     quality: external_exports.object({ maxDrop: external_exports.number().min(0).lt(1) }).optional(),
+    /** A scenario's gate.role and a guard's gate.margin; absent: a target (every card before roles). */
+    role: external_exports.enum(SCENARIO_ROLES).optional(),
+    margin: external_exports.number().gt(0).lt(1).optional(),
     bar: external_exports.number().gt(0),
     passed: external_exports.boolean(),
     reason: text3(8e3),
     reasons: external_exports.array(text3(4e3)).max(MAX_GATE_REASONS),
     rule: text3(4e3).nullable(),
+    /** Which measure decided the unexplained rule and what it found, pass or fail; absent on older cards and where it was not asked. */
+    unexplainedDecision: external_exports.object({ rule: external_exports.enum(UNEXPLAINED_RULES), statement: text3(4e3) }).nullable().optional(),
     calibration: cardCalibrationSchema.nullable(),
     /**
      * gate.maxRegression: with scenarios, no scenario's interval may lie wholly below this speedup
@@ -61756,6 +62063,8 @@ var scorecardFields = {
   docsBaseUrl: docsBaseUrlSchema.nullable(),
   /** Where the round's time went; absent on older cards and on merged shards (each shard spent its own). */
   timeSpent: timeSpentSchema.nullable().optional(),
+  /** A run budget's sequential test; absent on a card of a fixed number of runs. */
+  sequential: sequentialSchema.optional(),
   /** The quality question set both engines answered, and its verdict; absent without quality:. */
   quality: cardQualitySchema.optional()
 };
@@ -61846,7 +62155,7 @@ function imageBaseMismatch(facts) {
 }
 
 // src/docker/read-image-revision.ts
-import { posix as posix2 } from "node:path";
+import { posix as posix3 } from "node:path";
 var MAX_REVISION_FILE_BYTES = 1024 * 1024;
 function describeSource(source) {
   if ("label" in source) return `label ${source.label}`;
@@ -61854,7 +62163,7 @@ function describeSource(source) {
   return "source.revision.commit in the round config";
 }
 async function followGitRef(docker, request3, headPath, ref) {
-  const gitDir = posix2.dirname(headPath);
+  const gitDir = posix3.dirname(headPath);
   const read = async (path) => {
     try {
       return (await readImageFile(docker, {
@@ -61868,9 +62177,9 @@ async function followGitRef(docker, request3, headPath, ref) {
       return null;
     }
   };
-  const loose = await read(posix2.join(gitDir, ref));
+  const loose = await read(posix3.join(gitDir, ref));
   if (loose?.trim()) return loose.trim();
-  const packed = await read(posix2.join(gitDir, "packed-refs"));
+  const packed = await read(posix3.join(gitDir, "packed-refs"));
   const line = packed?.split("\n").find((entry) => entry.endsWith(` ${ref}`));
   if (line) return line.split(" ")[0] ?? "";
   throw new Error(`${headPath} names ${ref}, which is neither in ${gitDir}/${ref} nor in ${gitDir}/packed-refs`);
@@ -62165,7 +62474,7 @@ var LABEL_BASELINE_KEY = "speedgate.baseline.key";
 var LABEL_BASELINE_BASE = "speedgate.baseline.base";
 var LABEL_BASELINE_ENGINE_IMAGE = "speedgate.baseline.engine-image";
 var BASELINE_FORMAT = 1;
-var sha2562 = (text5) => createHash4("sha256").update(text5).digest("hex");
+var sha2562 = (text5) => createHash3("sha256").update(text5).digest("hex");
 function buildStepFailure(role, outcome, timeoutS) {
   if (outcome.status === "cancelled") return new EngineFailureError(buildCancelledFailure(role, `${role} build`));
   if (outcome.status === "timed_out") {
@@ -62437,8 +62746,8 @@ var CommitImages = class {
     const buildCache = this.source.buildCache;
     const volume = `speedgate-build-cache-${round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 60) || "engine"}`;
     const commands = `${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"}`;
-    const cache = buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : "";
-    context.logger.info(`docker: building the ${role}'s compiled code (${commands})${cache}`);
+    const cache2 = buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : "";
+    context.logger.info(`docker: building the ${role}'s compiled code (${commands})${cache2}`);
     const outcome = await runBuildContainer(docker, {
       imageId,
       sourceDir: this.sourceDir,
@@ -62635,7 +62944,8 @@ var DockerRuntime = class {
       container,
       this.context.logger,
       config2.docker.stopTimeoutS,
-      signal
+      signal,
+      engineFamily(config2.engine)
     );
     this.engines.add(engine);
     void engine.exited.then((exit) => {
@@ -62730,7 +63040,7 @@ var DockerRuntime = class {
     const { config: config2 } = this.round;
     if (config2.baseline.build) {
       const spec = config2.baseline.build;
-      const key = createHash5("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
+      const key = createHash4("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
       const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline", ...await this.revisionLabel(spec.context, signal) };
       const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
       return { role: "baseline", imageId: imageId2, patchHash: null };
@@ -62985,10 +63295,10 @@ async function applyPatch(options) {
 }
 
 // src/engine/resolve-engine-cwd.ts
-import { isAbsolute as isAbsolute3, join, relative as relative3 } from "node:path";
+import { isAbsolute as isAbsolute2, join, relative as relative2 } from "node:path";
 function inside(root, folder) {
-  const path = relative3(root, folder);
-  return path.startsWith("..") || isAbsolute3(path) ? null : path;
+  const path = relative2(root, folder);
+  return path.startsWith("..") || isAbsolute2(path) ? null : path;
 }
 function processEngineCwd(role, config2, configPath, patchedCopy) {
   const wanted = resolveRoundEngines(config2, configPath)[role].cwd;
@@ -63160,7 +63470,7 @@ child.on("exit", (code, signal) => {
 
 // src/engine/resolve-program.ts
 import { accessSync, constants as constants2, statSync } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, resolve as resolve2 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute3, resolve as resolve2 } from "node:path";
 function isExecutableFile(path) {
   try {
     accessSync(path, constants2.X_OK);
@@ -63171,7 +63481,7 @@ function isExecutableFile(path) {
 }
 function resolveProgram(program, options) {
   if (program.includes("/")) {
-    const file2 = isAbsolute4(program) ? program : resolve2(options.cwd, program);
+    const file2 = isAbsolute3(program) ? program : resolve2(options.cwd, program);
     return isExecutableFile(file2) ? file2 : null;
   }
   for (const dir of (options.path ?? "").split(delimiter)) {
@@ -63260,6 +63570,8 @@ function isolationFallbackWarning(isolation) {
 // src/engine/spawn-process-engine.ts
 import { spawn as spawn2 } from "node:child_process";
 import { constants as constants3 } from "node:os";
+import { access } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
 
 // src/engine/process-group.ts
 import { readFileSync, readdirSync } from "node:fs";
@@ -63362,6 +63674,16 @@ function waitForPipesToDrain(pipes, bounds) {
 }
 
 // src/engine/spawn-process-engine.ts
+async function findMissingModel(options) {
+  for (const { flag, path } of options.modelPaths ?? []) {
+    try {
+      await access(resolvePath(options.cwd, path));
+    } catch (error62) {
+      if (error62.code === "ENOENT") return { flag, path, where: "runner" };
+    }
+  }
+  return null;
+}
 var DRAIN_AFTER_EXIT_MS = { isolated: { quietMs: 1e4, maxMs: 1e4 }, processGroup: { quietMs: 1e3, maxMs: 5e3 } };
 function cannotStart(options, program, reason, detail) {
   return new EngineFailureError({
@@ -63413,10 +63735,11 @@ async function spawnProcessEngine(options) {
       void waitForPipesToDrain(
         [child.stdout, child.stderr],
         options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated
-      ).then(() => {
+      ).then(async () => {
         log.end();
-        resolve7({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
-      });
+        const missingModel = stopping ? null : await findMissingModel(options);
+        return { ...exitOf(options.isolation, exitCode, signal), oomKilled: false, ...missingModel ? { missingModel } : {} };
+      }).then(resolve7);
     });
   });
   let stopping = null;
@@ -63550,10 +63873,10 @@ async function startEngineKeeper() {
 // src/engine/record-round-leftovers.ts
 import { mkdir, rename, rm, writeFile as writeFile2 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import { isAbsolute as isAbsolute5, join as join4, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join4, resolve as resolve3 } from "node:path";
 async function roundRecordsDir(repoDir) {
   const common = await gitText(repoDir, ["rev-parse", "--git-common-dir"]);
-  return join4(isAbsolute5(common) ? common : resolve3(repoDir, common), "speedgate", "rounds");
+  return join4(isAbsolute4(common) ? common : resolve3(repoDir, common), "speedgate", "rounds");
 }
 var RoundLeftoversRecord = class _RoundLeftoversRecord {
   constructor(path, record2) {
@@ -63615,7 +63938,7 @@ var RoundLeftoversRecord = class _RoundLeftoversRecord {
 };
 
 // src/engine/sweep-left-rounds.ts
-import { readFile as readFile3, readdir as readdir2, rm as rm2 } from "node:fs/promises";
+import { readFile as readFile2, readdir as readdir2, rm as rm2 } from "node:fs/promises";
 import { hostname as hostname4 } from "node:os";
 import { basename, join as join5 } from "node:path";
 function isRoundLeftovers(value) {
@@ -63642,7 +63965,7 @@ async function sweepLeftRounds(repoDir, logger) {
     const path = join5(dir, name);
     let record2;
     try {
-      record2 = JSON.parse(await readFile3(path, "utf8"));
+      record2 = JSON.parse(await readFile2(path, "utf8"));
     } catch (error62) {
       logger.warn(`left rounds: could not read ${path} (${error62.message}); delete it if no round is running`);
       continue;
@@ -63822,6 +64145,7 @@ var ProcessRuntime = class {
       isolation: await this.isolated(),
       baseUrl: `http://${PROCESS_ENGINE_HOST}:${config2.port}`,
       stopGraceMs: config2.docker.stopTimeoutS * 1e3,
+      modelPaths: findModelPaths(engineFamily(config2.engine), argv),
       onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`)
     });
     await this.watchGroup(spawned.pid);
@@ -63875,25 +64199,6 @@ function createRuntime(round, context) {
     case "docker":
       return new DockerRuntime(new import_dockerode.default(), round, context);
   }
-}
-
-// src/vocabulary/engine-family.ts
-var ALIASES = [
-  { family: "sglang", names: ["sglang"] },
-  { family: "vllm", names: ["vllm"] },
-  { family: "llama.cpp", names: ["llamacpp", "llamaserver", "llamacppserver"] }
-];
-var squash = (word2) => word2.toLowerCase().replace(/[-_. ]+/g, "");
-function engineFamily(name) {
-  const whole = squash(name);
-  const first = squash(name.trim().split(/\s+/)[0] ?? "");
-  for (const { family, names } of ALIASES) if (names.includes(whole) || names.includes(first)) return family;
-  for (const { family, names } of ALIASES) if (names.some((alias) => whole.includes(alias))) return family;
-  return null;
-}
-function canonicalEngineName(name) {
-  const family = engineFamily(name);
-  return family !== null && ALIASES.some(({ names }) => names.includes(squash(name))) ? family : name;
 }
 
 // src/scoring/median.ts
@@ -64840,6 +65145,18 @@ function diagnose(input2, lines2, rawLines, family) {
   }
   const launch = diagnoseLaunch(lines2, hints);
   if (launch) return launch;
+  const missing2 = input2.stage === "startup" ? exit?.missingModel : void 0;
+  if (missing2) {
+    const where = missing2.where === "container" ? "in the engine's container" : "on the runner";
+    return {
+      kind: "model_not_found",
+      label: "the model file is not there",
+      hint: hints.modelNotFound,
+      line: null,
+      detail: null,
+      summary: `${missing2.flag} ${missing2.path}: no such file or folder ${where} (found by speedgate after the engine exited; its log does not say why)`
+    };
+  }
   if (killed) {
     return {
       kind: "host_oom",
@@ -65214,11 +65531,6 @@ function computeRoundMetrics(runs) {
   };
 }
 
-// src/scoring/compare-ids.ts
-function compareIds(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 // src/scoring/mcnemar-exact.ts
 function mcnemarDropP(lost, gained2) {
   return binomialHalfTail(lost + gained2, gained2);
@@ -65459,12 +65771,25 @@ function distinctAnswers(prefixes, side2) {
   return distinct;
 }
 function answersVary(prefixes) {
-  return distinctAnswers(prefixes, "baseline") >= 2 || distinctAnswers(prefixes, "candidate") >= 2;
+  return distinctAnswers(prefixes, "baseline") >= 2;
 }
 function isUnexplainedAnswer(prefixes, run2) {
   const runs = runsInPool(prefixes);
   const starts = prefixes[poolIndex(runs, "candidate", run2)];
   return starts !== null && starts !== void 0 && !starts.some((index) => isBaselineIndex(runs, index));
+}
+function candidateRepeats(prefixes, run2) {
+  if (distinctAnswers(prefixes, "candidate") < 2) return false;
+  const runs = runsInPool(prefixes);
+  const index = poolIndex(runs, "candidate", run2);
+  const starts = prefixes[index];
+  if (!starts) return false;
+  for (let other = 0; other < runs; other++) {
+    const j = poolIndex(runs, "candidate", other);
+    if (j === index || !prefixes[j]) continue;
+    if (starts.includes(j) || (prefixes[j] ?? []).includes(index)) return true;
+  }
+  return false;
 }
 
 // src/scoring/match-branches.ts
@@ -65522,7 +65847,8 @@ function matchBranches(answers) {
         agreedTokens: agreedTokens2,
         cut: false,
         baselinePartsHere: false,
-        answersVary: vary
+        answersVary: vary,
+        repeats: candidateRepeats(prefixes, run2)
       };
     }
     const longest = related.reduce((best, entry) => {
@@ -65538,7 +65864,15 @@ function matchBranches(answers) {
       return between !== null && between.parted && Math.abs(between.common - agreedTokens) <= 1;
     };
     const baselinePartsHere = alongside.some((first, x) => alongside.slice(x + 1).some((second) => partsHere(first, second)));
-    return { match: "none", referenceRun: longest.run, agreedTokens, cut, baselinePartsHere: !cut && baselinePartsHere, answersVary: vary };
+    return {
+      match: "none",
+      referenceRun: longest.run,
+      agreedTokens,
+      cut,
+      baselinePartsHere: !cut && baselinePartsHere,
+      answersVary: vary,
+      repeats: candidateRepeats(prefixes, run2)
+    };
   });
   const anyCompared = [...relations.values()].some((relation) => relation !== null);
   const baselineAnswers = anyCompared ? distinctAnswers(prefixes, "baseline") : 0;
@@ -65730,7 +66064,7 @@ function scoreOnBranch(baseline, candidate, branch, tolerance, rules) {
   const evidence = evidenceOf(baseline, candidate, comparison ? { ...comparison, parted: true, commonTokens: agreed } : null);
   const where = comparison?.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
   const early = judgeAgreement(agreed, k, rules);
-  if (early !== null && !branch.baselinePartsHere && !branch.answersVary) {
+  if (early !== null && !branch.baselinePartsHere && !branch.answersVary && !branch.repeats) {
     return {
       status: "diverged",
       score: 0,
@@ -65902,14 +66236,14 @@ function bootstrapRunsAndPrompts(given, options = {}) {
   const weights = new Uint32Array(runs);
   const drawn = new Float64Array(prompts);
   const medians = [];
-  const cache = /* @__PURE__ */ new Map();
+  const cache2 = /* @__PURE__ */ new Map();
   const combinedFor = () => {
     const key = weights.join(",");
-    const cached2 = cache.get(key);
+    const cached2 = cache2.get(key);
     if (cached2) return cached2;
     const combined = new Float64Array(prompts);
     for (let prompt = 0; prompt < prompts; prompt++) combined[prompt] = combineRuns(matrix, prompt, weights, shift);
-    if (cache.size < MAX_CACHED_DRAWS) cache.set(key, combined);
+    if (cache2.size < MAX_CACHED_DRAWS) cache2.set(key, combined);
     return combined;
   };
   for (let r = 0; r < resamples; r++) {
@@ -65959,6 +66293,67 @@ function aggregatePromptRuns(runs) {
   return { status: "scored", score: speedup, speedup, reason: null, ...agreement };
 }
 
+// src/scoring/count-baseline-novelty.ts
+function countBaselineNovelty(prompts) {
+  let novel = 0;
+  let compared = 0;
+  for (const { prefixes } of prompts) {
+    const runs = runsInPool(prefixes);
+    const answered = Array.from({ length: runs }, (_, run2) => poolIndex(runs, "baseline", run2)).filter((index) => prefixes[index]);
+    if (answered.length < 2) continue;
+    for (const index of answered) {
+      compared++;
+      const starts = prefixes[index] ?? [];
+      if (!starts.some((other) => other !== index && isBaselineIndex(runs, other) && prefixes[other])) novel++;
+    }
+  }
+  return { novel, compared };
+}
+
+// src/scoring/measure-latency-ratios.ts
+function quantileOfSorted(sorted, p) {
+  const position = (sorted.length - 1) * p;
+  const below = Math.floor(position);
+  const above = Math.min(sorted.length - 1, below + 1);
+  const low = sorted[below];
+  return low + (sorted[above] - low) * (position - below);
+}
+function geometricMean(values) {
+  if (values.length === 0) return null;
+  return Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
+}
+function span(runs) {
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const { sent, time: time3 } of runs) {
+    start = Math.min(start, sent);
+    end = Math.max(end, sent + time3);
+  }
+  return end - start;
+}
+function measureLatencyRatios(runs) {
+  const p90s = [];
+  const throughputs = [];
+  let sentEverywhere = true;
+  for (const run2 of runs) {
+    const timed = run2.filter(
+      (entry) => typeof entry.baselineMs === "number" && typeof entry.candidateMs === "number" && typeof entry.comparedTokens === "number" && entry.baselineMs > 0 && entry.candidateMs > 0
+    );
+    if (timed.length < 2) continue;
+    const baseline = timed.map((entry) => entry.baselineMs).sort((a, b) => a - b);
+    const candidate = timed.map((entry) => entry.candidateMs).sort((a, b) => a - b);
+    p90s.push(quantileOfSorted(candidate, 0.9) / quantileOfSorted(baseline, 0.9));
+    if (!timed.every((entry) => typeof entry.baselineSentMs === "number" && typeof entry.candidateSentMs === "number")) {
+      sentEverywhere = false;
+      continue;
+    }
+    const baselineSpan = span(timed.map((entry) => ({ sent: entry.baselineSentMs, time: entry.baselineMs })));
+    const candidateSpan = span(timed.map((entry) => ({ sent: entry.candidateSentMs, time: entry.candidateMs })));
+    if (baselineSpan > 0 && candidateSpan > 0) throughputs.push(baselineSpan / candidateSpan);
+  }
+  return { e2eP90: geometricMean(p90s), throughput: sentEverywhere ? geometricMean(throughputs) : null };
+}
+
 // src/scoring/explain-unscored-run.ts
 function isExplainedRun(run2, baselineLengths, self, rules) {
   if (run2.status === "below_tolerance") {
@@ -66005,12 +66400,14 @@ function unexplainedUnder(prefixes, isBaseline) {
   });
   return count6;
 }
-function disagreementUnder(prefixes, isBaseline) {
+function statisticUnder(prefixes, isBaseline) {
   let count6 = 0;
   prefixes.forEach((starts, index) => {
     if (starts === null) return;
     const side2 = isBaseline[index] === true;
-    if (!starts.some((other) => prefixes[other] !== null && isBaseline[other] === true !== side2)) count6++;
+    const explainedAcross = starts.some((other) => prefixes[other] !== null && isBaseline[other] === true !== side2);
+    if (explainedAcross) return;
+    if (!side2 || starts.some((other) => prefixes[other] !== null && isBaseline[other] === true)) count6++;
   });
   return count6;
 }
@@ -66034,13 +66431,13 @@ function promptDistribution(prompt) {
   const candidateCount = present.length - baselineCount;
   const actual = prompt.prefixes.map((_, index) => isBaselineIndex(runs, index));
   const observed = unexplainedUnder(prompt.prefixes, actual);
-  const statistic = disagreementUnder(prompt.prefixes, actual);
+  const statistic = statisticUnder(prompt.prefixes, actual);
   const counts = new Array(present.length + 1).fill(0);
   if (candidateCount === 0 || baselineCount === 0) return { observed, statistic: 0, compared: candidateCount, probabilities: [1] };
   const tally = (chosen) => {
     const labels = prompt.prefixes.map(() => false);
     for (const index of chosen) labels[index] = true;
-    const value = disagreementUnder(prompt.prefixes, labels);
+    const value = statisticUnder(prompt.prefixes, labels);
     counts[value] = (counts[value] ?? 0) + 1;
   };
   if (binomial(present.length, baselineCount) <= MAX_EXACT_LABELLINGS) {
@@ -66075,6 +66472,16 @@ function compareNumbers(a, b) {
 }
 var ROUND_SHUFFLES = 2e4;
 function shuffleUnexplained(prompts) {
+  const plain2 = prompts.reduce(
+    (sum, prompt) => {
+      const runs = prompt.prefixes.length / 2;
+      const actual = prompt.prefixes.map((_, index) => index < runs);
+      const candidates = prompt.prefixes.filter((starts, index) => starts !== null && index >= runs).length;
+      return { observed: sum.observed + unexplainedUnder(prompt.prefixes, actual), compared: sum.compared + candidates };
+    },
+    { observed: 0, compared: 0 }
+  );
+  if (plain2.observed === 0) return { ...plain2, pValue: 1 };
   let observed = 0;
   let compared = 0;
   let statistic = 0;
@@ -66105,6 +66512,371 @@ function shuffleUnexplained(prompts) {
     if (total >= statistic * (1 - 1e-12)) asExtreme++;
   }
   return { observed, compared, pValue: (1 + asExtreme) / (1 + ROUND_SHUFFLES) };
+}
+
+// src/scoring/measure-run-spread.ts
+var MIN_LEVEL_PROMPTS = 3;
+function medianOf(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >>> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+function sumOfSquaresAboutMean(values) {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return values.reduce((sum, value) => sum + (value - mean) ** 2, 0);
+}
+function startLevels(prompts, runs) {
+  const baselineDeviations = Array.from({ length: runs }, () => []);
+  const candidateDeviations = Array.from({ length: runs }, () => []);
+  let used = 0;
+  for (const prompt of prompts) {
+    const first = prompt.runs[0];
+    if (!first) continue;
+    const timed = [];
+    for (let run2 = 0; run2 < runs; run2++) {
+      const outcome = prompt.runs[run2];
+      if (!outcome || outcome.status !== "scored" || typeof outcome.baselineMs !== "number" || typeof outcome.candidateMs !== "number" || !(outcome.baselineMs > 0 && outcome.candidateMs > 0) || outcome.comparedTokens !== first.comparedTokens || outcome.baselineRun !== void 0 && outcome.baselineRun !== null && outcome.baselineRun !== run2 + 1) {
+        break;
+      }
+      timed.push({ b: Math.log(outcome.baselineMs), c: Math.log(outcome.candidateMs) });
+    }
+    if (timed.length !== runs) continue;
+    const meanB = timed.reduce((sum, { b }) => sum + b, 0) / runs;
+    const meanC = timed.reduce((sum, { c }) => sum + c, 0) / runs;
+    timed.forEach(({ b, c }, run2) => {
+      baselineDeviations[run2]?.push(b - meanB);
+      candidateDeviations[run2]?.push(c - meanC);
+    });
+    used++;
+  }
+  if (used < MIN_LEVEL_PROMPTS) return null;
+  return { baseline: baselineDeviations.map(medianOf), candidate: candidateDeviations.map(medianOf), used };
+}
+function measureRunSpread(prompts, runScores, runs) {
+  if (runs < 2 || runScores.length < runs) return null;
+  const logScores = runScores.slice(0, runs).map((score) => score !== null && score > 0 ? Math.log(score) : Number.NEGATIVE_INFINITY);
+  const meanLog = logScores.reduce((sum, value) => sum + value, 0) / runs;
+  const levels = startLevels(prompts, runs);
+  if (levels) {
+    const variance = (sumOfSquaresAboutMean(levels.baseline) + sumOfSquaresAboutMean(levels.candidate)) / (2 * (runs - 1));
+    const startSd = Math.sqrt(variance);
+    return {
+      runs,
+      logScores,
+      meanLog,
+      startSd,
+      degrees: 2 * (runs - 1),
+      source: "starts",
+      standardError: Math.sqrt(2 * variance / runs),
+      promptsUsed: levels.used
+    };
+  }
+  const finite = logScores.every((value) => Number.isFinite(value));
+  const runVariance = finite ? sumOfSquaresAboutMean(logScores) / (runs - 1) : Number.POSITIVE_INFINITY;
+  return {
+    runs,
+    logScores,
+    meanLog,
+    startSd: Math.sqrt(runVariance / 2),
+    degrees: runs - 1,
+    source: "pairs",
+    standardError: Math.sqrt(runVariance / runs),
+    promptsUsed: 0
+  };
+}
+
+// src/scoring/sequential-design.ts
+var MAX_BUDGET_RUNS = 32;
+var DEFAULT_RUN_BUDGET = { min: 2, max: 16 };
+var SEQUENTIAL_ALPHA = 0.04;
+var FIRST_LOOK_ALPHA = 0.0275;
+var FUTILITY_BETA = 0.05;
+var TARGET_SPEEDUP = 1.1;
+var SEQUENTIAL_POWER = 0.95;
+function lookRuns(budget, order = "counterbalanced") {
+  const step = order === "counterbalanced" ? 2 : 1;
+  const looks = [];
+  for (let runs = budget.min; runs <= budget.max; runs += step) looks.push(runs);
+  if (looks.at(-1) !== budget.max) looks.push(budget.max);
+  return looks;
+}
+function spendAlpha(looks, alpha = SEQUENTIAL_ALPHA, firstLook = FIRST_LOOK_ALPHA) {
+  const first = looks[0];
+  const last = looks.at(-1);
+  if (first === void 0 || last === void 0) return [];
+  if (looks.length === 1) return [alpha];
+  const spentFirst = Math.min(alpha, firstLook);
+  return looks.map((runs, index) => {
+    if (index === 0) return spentFirst;
+    const before = looks[index - 1];
+    return (alpha - spentFirst) * (runs - before) / (last - first);
+  });
+}
+function spendBeta(looks, beta = FUTILITY_BETA) {
+  const last = looks.at(-1);
+  if (last === void 0) return [];
+  return looks.map((runs, index) => beta * (runs - (index === 0 ? 0 : looks[index - 1])) / last);
+}
+function describeBudgetProblem(budget, order) {
+  if (budget.min > budget.max) return `expected min (${budget.min}) to be at most max (${budget.max})`;
+  if (budget.min < 2) return "expected min to be at least 2: one start of each engine says nothing of how much starts differ";
+  if (order === "counterbalanced" && (budget.min % 2 !== 0 || budget.max % 2 !== 0)) {
+    return `expected even min and max with bench.order counterbalanced (${budget.min} and ${budget.max}): the rule looks after whole pairs of runs, one with the baseline first and one with the candidate first`;
+  }
+  return null;
+}
+
+// src/scoring/sequential-boundaries.ts
+var BOUNDARY_PATHS = 131072;
+var BOUNDARY_SEED = 20250243;
+var cache = /* @__PURE__ */ new Map();
+var quantiles = /* @__PURE__ */ new Map();
+function tQuantile(p, degrees) {
+  const key = `${p}|${degrees}`;
+  let value = quantiles.get(key);
+  if (value === void 0) {
+    value = studentTQuantile(p, degrees);
+    quantiles.set(key, value);
+  }
+  return value;
+}
+function normalSource(random) {
+  let spare = null;
+  return () => {
+    if (spare !== null) {
+      const value = spare;
+      spare = null;
+      return value;
+    }
+    const radius = Math.sqrt(-2 * Math.log(Math.max(random(), Number.MIN_VALUE)));
+    const angle = 2 * Math.PI * random();
+    spare = radius * Math.sin(angle);
+    return radius * Math.cos(angle);
+  };
+}
+function gammaDraw(shape, random, normal2) {
+  if (shape < 1) return gammaDraw(shape + 1, random, normal2) * Math.pow(random(), 1 / shape);
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (; ; ) {
+    let x;
+    let v;
+    do {
+      x = normal2();
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const u = random();
+    if (u < 1 - 0.0331 * x ** 4 || Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
+  }
+}
+function simulateNullPaths(looks, spread) {
+  const random = createSeededRandom(BOUNDARY_SEED);
+  const normal2 = normalSource(random);
+  const last = looks.at(-1);
+  const values = looks.map(() => new Float64Array(BOUNDARY_PATHS));
+  for (let path = 0; path < BOUNDARY_PATHS; path++) {
+    let look = 0;
+    if (spread.kind === "starts") {
+      let sumB = 0;
+      let sumB2 = 0;
+      let sumC = 0;
+      let sumC2 = 0;
+      for (let runs = 1; runs <= last; runs++) {
+        const b = normal2();
+        const c = normal2();
+        sumB += b;
+        sumB2 += b * b;
+        sumC += c;
+        sumC2 += c * c;
+        if (runs !== looks[look]) continue;
+        const variance = (sumB2 - sumB * sumB / runs + (sumC2 - sumC * sumC / runs)) / (runs - 1);
+        values[look][path] = (sumB - sumC) / runs / Math.sqrt(variance / runs);
+        look++;
+      }
+    } else {
+      const scale = Math.sqrt(2 * gammaDraw(spread.degrees / 2, random, normal2) / spread.degrees);
+      let sum = 0;
+      for (let runs = 1; runs <= last; runs++) {
+        sum += normal2();
+        if (runs !== looks[look]) continue;
+        values[look][path] = sum / Math.sqrt(runs) / scale;
+        look++;
+      }
+    }
+  }
+  return values;
+}
+function sequentialBoundaries(budget, order, spread) {
+  const looks = lookRuns(budget, order);
+  const key = `${looks.join(",")}|${spread.kind}|${spread.kind === "calibrated" ? spread.degrees : ""}`;
+  const cached2 = cache.get(key);
+  if (cached2) return cached2;
+  const degrees = looks.map((runs) => spread.kind === "starts" ? 2 * (runs - 1) : spread.degrees);
+  const alphaSpent = spendAlpha(looks);
+  const betaSpent = spendBeta(looks);
+  const efficacy = [tQuantile(1 - alphaSpent[0], degrees[0])];
+  if (looks.length > 1) {
+    const paths = simulateNullPaths(looks, spread);
+    const alive = new Uint8Array(BOUNDARY_PATHS).fill(1);
+    looks.forEach((_, look) => {
+      const values = paths[look];
+      if (look > 0) {
+        const survivors = new Float64Array(BOUNDARY_PATHS);
+        let count6 = 0;
+        for (let path = 0; path < BOUNDARY_PATHS; path++) if (alive[path]) survivors[count6++] = values[path];
+        const sorted = survivors.subarray(0, count6).sort();
+        const crossing = Math.max(1, Math.round(alphaSpent[look] * BOUNDARY_PATHS));
+        const above = sorted[count6 - crossing] ?? Number.POSITIVE_INFINITY;
+        const below = sorted[count6 - crossing - 1] ?? above;
+        efficacy.push((above + below) / 2);
+      }
+      const bound = efficacy[look];
+      for (let path = 0; path < BOUNDARY_PATHS; path++) if (values[path] >= bound) alive[path] = 0;
+    });
+  }
+  const futility = looks.map((_, look) => tQuantile(1 - betaSpent[look], degrees[look]));
+  const result = { looks, alphaSpent, efficacy, futility, degrees };
+  cache.set(key, result);
+  return result;
+}
+
+// src/scoring/decide-sequential.ts
+function calibratedSpread(scores, runs) {
+  const noise = computeNoiseFloor(scores);
+  return { sdLogRun: noise.sdLog * Math.sqrt(runs), meanLog: noise.meanLog, degrees: noise.rounds - 1 };
+}
+function lookStatistic(input2, runs) {
+  const measured = measureRunSpread(input2.prompts, input2.runScores, runs);
+  if (!measured) return null;
+  const calibrated = input2.calibrated;
+  if (calibrated) {
+    return {
+      meanLog: measured.meanLog - Math.max(0, calibrated.meanLog),
+      standardError: calibrated.sdLogRun / Math.sqrt(runs),
+      degrees: calibrated.degrees,
+      spread: "calibrated",
+      runSpread: calibrated.sdLogRun
+    };
+  }
+  return {
+    meanLog: measured.meanLog,
+    standardError: measured.standardError,
+    degrees: measured.degrees,
+    spread: measured.source,
+    runSpread: measured.startSd * Math.SQRT2
+  };
+}
+function convertBound(bound, from, to) {
+  if (from === to || !Number.isFinite(bound)) return bound;
+  const tail = 1 - studentTCdf(bound, from);
+  return tail >= 0.5 ? bound : tQuantile(1 - tail, to);
+}
+function smallestDetectable(boundaries, sdLogRun, degreesAt, bar2, offset) {
+  let best = Number.POSITIVE_INFINITY;
+  boundaries.looks.forEach((runs, index) => {
+    const degrees = degreesAt(runs);
+    if (!(degrees >= 1)) return;
+    const bound = convertBound(boundaries.efficacy[index], boundaries.degrees[index], degrees);
+    best = Math.min(best, bar2 * Math.exp(offset + (bound + tQuantile(SEQUENTIAL_POWER, degrees)) * (sdLogRun / Math.sqrt(runs))));
+  });
+  return best;
+}
+function detectableSpeedup(boundaries, statistic, bar2, offset) {
+  const degreesAt = (runs) => statistic.spread === "starts" ? 2 * (runs - 1) : statistic.spread === "pairs" ? runs - 1 : statistic.degrees;
+  return smallestDetectable(boundaries, statistic.runSpread, degreesAt, bar2, offset);
+}
+function detectableWithin(budget, order, sdLogRun, calibrated, bar2 = 1) {
+  const spread = calibrated ? { kind: "calibrated", degrees: calibrated.degrees } : { kind: "starts" };
+  const degreesAt = (runs) => calibrated ? calibrated.degrees : 2 * (runs - 1);
+  return smallestDetectable(sequentialBoundaries(budget, order, spread), sdLogRun, degreesAt, bar2, 0);
+}
+var plural2 = (runs) => `${runs} run${runs === 1 ? "" : "s"}`;
+function decideSequential(input2) {
+  const { budget, order, bar: bar2 } = input2;
+  const spreadSource = input2.calibrated ? { kind: "calibrated", degrees: input2.calibrated.degrees } : { kind: "starts" };
+  const boundaries = sequentialBoundaries(budget, order, spreadSource);
+  const runs = input2.prompts.length === 0 ? 0 : Math.min(input2.runScores.length, ...input2.prompts.map((prompt) => prompt.runs.length));
+  const looks = [];
+  let decision = "undecided";
+  let decidedAfter = null;
+  let last = null;
+  const offset = input2.calibrated ? Math.max(0, input2.calibrated.meanLog) : 0;
+  for (const [index, lookRuns2] of boundaries.looks.entries()) {
+    if (lookRuns2 > runs) break;
+    const statistic = lookStatistic(input2, lookRuns2);
+    if (!statistic) continue;
+    last = statistic;
+    const bound = convertBound(boundaries.efficacy[index], boundaries.degrees[index], statistic.degrees);
+    const futility = convertBound(boundaries.futility[index], boundaries.degrees[index], statistic.degrees);
+    const scored = Number.isFinite(statistic.meanLog);
+    const se = scored ? statistic.standardError : 0;
+    const distance = scored ? statistic.meanLog - Math.log(bar2) : Number.NEGATIVE_INFINITY;
+    const value = se > 0 ? distance / se : distance > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    const upper = scored ? Math.exp(statistic.meanLog + futility * se) : 0;
+    if (decision === "undecided") {
+      if (!scored) decision = "fail";
+      else if (value >= bound) decision = "pass";
+      else if (upper < bar2 * TARGET_SPEEDUP) decision = "fail";
+      if (decision !== "undecided") decidedAfter = lookRuns2;
+    }
+    looks.push({
+      runs: lookRuns2,
+      score: scored ? Math.exp(statistic.meanLog + offset) : 0,
+      low: scored ? Math.exp(statistic.meanLog - bound * se) : 0,
+      high: scored ? Math.exp(statistic.meanLog + bound * se) : 0,
+      statistic: Number.isFinite(value) ? value : Math.sign(value) * 1e9,
+      bound,
+      upper,
+      outcome: decision === "undecided" ? "continue" : decision
+    });
+  }
+  const detectable = last ? detectableSpeedup(boundaries, last, bar2, offset) : null;
+  const result = {
+    budget,
+    order,
+    alpha: SEQUENTIAL_ALPHA,
+    spread: last?.spread ?? (input2.calibrated ? "calibrated" : "starts"),
+    runs,
+    looks,
+    decision,
+    decidedAfter,
+    runSpread: last?.runSpread ?? null,
+    detectable: detectable !== null && Number.isFinite(detectable) ? detectable : null
+  };
+  return { ...result, statement: describeSequential(result, bar2) };
+}
+function describeSequential(result, bar2) {
+  const { looks, budget } = result;
+  const shownBar = formatBar(bar2);
+  const decidedAt = looks.find((look) => look.runs === result.decidedAfter);
+  const latest = looks.at(-1);
+  if (result.decision === "pass" && decidedAt) {
+    const low = formatScoreAgainstBar(decidedAt.low, bar2);
+    return `sequential test passed after ${plural2(decidedAt.runs)} of each engine: lower bound ${low} \u2265 ${shownBar}`;
+  }
+  if (result.decision === "fail" && decidedAt) {
+    return `sequential test: a speedup of ${formatBar(bar2 * TARGET_SPEEDUP)} is ruled out after ${plural2(decidedAt.runs)} of each engine (upper bound ${formatTimes(decidedAt.upper)} < ${formatBar(bar2 * TARGET_SPEEDUP)})`;
+  }
+  if (!latest) {
+    return `sequential test: no look yet (it looks after ${plural2(budget.min)} of each engine; the round has ${result.runs})`;
+  }
+  const lowText = `lower bound ${formatScoreAgainstBar(latest.low, bar2)} < ${shownBar}`;
+  const can = result.detectable !== null ? `; the smallest speedup this runner can show in ${plural2(budget.max)} is ${formatTimes(result.detectable)}` : "";
+  if (latest.runs >= budget.max) return `${plural2(budget.max)}, the budget, still undecided: ${lowText}${can}`;
+  return `undecided after ${plural2(latest.runs)} of at most ${budget.max}: ${lowText}${can}`;
+}
+
+// src/scoring/judge-look.ts
+function judgeLook(facts) {
+  const { sequential } = facts;
+  if (facts.failed) return "failure";
+  if (facts.unfixable) return "integrity";
+  if (facts.integrityReasons > 0 && !facts.baselineVaries) return "integrity";
+  if (sequential.decision === "pass" && facts.integrityReasons === 0 && (facts.speedReasons ?? 0) === 0) return "decided";
+  if (sequential.decision === "fail") return "ruled-out";
+  if (sequential.runs >= sequential.budget.max) return "budget";
+  return null;
 }
 
 // src/scoring/summarize-round.ts
@@ -66152,7 +66924,16 @@ function shuffleAnswers(explanations) {
   if (pooled.length === 0) return null;
   const result = shuffleUnexplained(pooled);
   const baselineVaries = pooled.some(({ prefixes }) => distinctAnswers(prefixes, "baseline") >= 2);
-  return result.compared === 0 ? null : { count: result.observed, compared: result.compared, pValue: result.pValue, baselineVaries };
+  const novelty = countBaselineNovelty(pooled);
+  if (result.compared === 0) return null;
+  return {
+    count: result.observed,
+    compared: result.compared,
+    pValue: result.pValue,
+    baselineVaries,
+    baselineNovel: novelty.novel,
+    baselineCompared: novelty.compared
+  };
 }
 function summarizeRound(prompts, options) {
   const runCount = prompts.reduce((most, prompt) => Math.max(most, prompt.runs.length), 0);
@@ -66184,7 +66965,7 @@ function summarizeRound(prompts, options) {
       matrix.values[row * prompts.length + column2] = !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : outcome.score ?? 0;
     });
   });
-  const interval = roundScore !== null && counted.length >= MIN_PROMPTS_FOR_INTERVAL && servedRuns.length > 0 ? bootstrapRunsAndPrompts(matrix, { seed: options.bootstrapSeed }) : null;
+  const bootstrapInterval = () => roundScore !== null && counted.length >= MIN_PROMPTS_FOR_INTERVAL && servedRuns.length > 0 ? bootstrapRunsAndPrompts(matrix, { seed: options.bootstrapSeed }) : null;
   const runScores = [];
   for (let run2 = 0; run2 < runCount; run2++) {
     if (!servedRuns.includes(run2)) {
@@ -66213,10 +66994,33 @@ function summarizeRound(prompts, options) {
     })
   );
   const unexplainedAnswers = shuffleAnswers(compared.map(({ explanation }) => explanation));
+  const sequential = options.sequential ? decideSequential({
+    prompts: compared.map(({ prompt }) => prompt),
+    runScores,
+    budget: options.sequential.budget,
+    order: options.sequential.order,
+    // A guard is looked for from above its own bar (1 − margin): a look that clears it ends the round early, as a target's does.
+    bar: options.gate.role === "guard" ? 1 - (options.gate.margin ?? DEFAULT_GUARD_MARGIN) : options.gate.minRoundScore,
+    calibrated: options.noise && options.noise.problems.length === 0 ? options.sequential.calibrated ?? null : null
+  }) : null;
+  const lastLook = sequential?.looks.at(-1);
+  const interval = sequential && lastLook ? { low: lastLook.low, high: lastLook.high, confidence: 1 - 2 * sequential.alpha } : bootstrapInterval();
+  const regression = roundScore === null ? null : {
+    regressed: findRegressedPrompts(
+      compared.map(({ prompt, index }) => ({
+        id: prompt.id ?? `prompt ${index + 1}`,
+        status: aggregated[index]?.status ?? "excluded",
+        score: aggregated[index]?.score ?? null
+      })),
+      effectiveRegressionFloor(options.gate)
+    ),
+    ...measureLatencyRatios(servedRuns.map((run2) => compared.flatMap(({ prompt }) => prompt.runs[run2] ? [prompt.runs[run2]] : [])))
+  };
   const countOf = (status) => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words]).filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(", ");
   const quality = options.quality ? judgeQuality(options.quality, options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
+  const regressionEvidence = regression ? { compared: counted.length, regressed: regression.regressed, ratios: regression } : null;
   const gate = evaluateGate(
     {
       roundScore,
@@ -66235,10 +67039,21 @@ function summarizeRound(prompts, options) {
       unexplainedBreakdown: unexplained.breakdown,
       unexplainedAnswers,
       runsServed: servedRuns.length,
+      sequential: sequential ? { passed: sequential.decision === "pass", statement: sequential.statement } : null,
+      regression: regressionEvidence,
       quality
     },
     options.gate
   );
+  const speedReasons = regressionReasons({ regression: regressionEvidence }, options.gate);
+  const stop = sequential ? judgeLook({
+    failed: Boolean(options.baselineFailure || options.infrastructureFailure || options.candidateFailure),
+    unfixable: counted.length < options.gate.minPrompts || (options.noise?.problems.length ?? 0) > 0,
+    integrityReasons: gate.reasons.filter((reason) => reason !== gate.rule && !speedReasons.includes(reason)).length,
+    speedReasons: speedReasons.length,
+    baselineVaries: unexplainedAnswers?.baselineVaries ?? false,
+    sequential
+  }) : null;
   return {
     roundScore,
     interval,
@@ -66254,9 +67069,11 @@ function summarizeRound(prompts, options) {
     medianAgreement,
     unexplained: unexplained.count,
     unexplainedAnswers,
+    regression,
     prompts: aggregated,
     quality,
-    gate
+    gate,
+    sequential: sequential ? { ...sequential, stop } : null
   };
 }
 
@@ -66314,6 +67131,7 @@ function scoreRun(own2, reference, branch, tolerance, rules, equalLength) {
   const match = held?.match ?? null;
   const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }, { equalLength }) ?? score.score;
   const reason = timed && equalLength && match === "none" && parts ? equalLengthReason(agreed ?? 0, k) : score.reason;
+  const sent = timed && typeof baseline.sentMs === "number" && typeof candidate.sentMs === "number" ? { baselineSentMs: round34(baseline.sentMs), candidateSentMs: round34(candidate.sentMs) } : {};
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore, reason } : score,
     run: {
@@ -66330,6 +67148,7 @@ function scoreRun(own2, reference, branch, tolerance, rules, equalLength) {
       candidateMs,
       agreedBaselineMs,
       agreedCandidateMs,
+      ...sent,
       ...held ? { match, baselineRun: held.referenceRun + 1, baselinePartsHere: held.baselinePartsHere } : {},
       baselineRecord: own2.baseline ?? null,
       candidateRecord: candidate ?? null
@@ -66387,6 +67206,7 @@ function scoreRound(input2) {
       ...failureContext(failure2, failure2 ? describeEngineFailure(failure2, input2.plannedRuns ?? input2.runs.length) : null),
       noise: input2.noise ?? null,
       bootstrapSeed: input2.bootstrapSeed,
+      sequential: input2.sequential ?? null,
       quality: input2.quality ?? null
     }
   );
@@ -66411,6 +67231,20 @@ function scoreRound(input2) {
     };
   });
   return { ...summary, prompts };
+}
+
+// src/config/run-plan.ts
+function runBudgetOf(runs) {
+  return typeof runs === "object" ? runs : null;
+}
+function mostRuns(runs) {
+  return typeof runs === "object" ? runs.max : runs;
+}
+function calibrationRunsOf(runs) {
+  return typeof runs === "object" ? runs.min : runs;
+}
+function describeRuns(runs) {
+  return typeof runs === "object" ? `${runs.min} to ${runs.max} (a budget)` : String(runs);
 }
 
 // src/scorecard/build-scorecard.ts
@@ -66451,6 +67285,7 @@ function cardRun(run2) {
     candidateMs: run2.candidateMs,
     agreedTokens: run2.agreedTokens,
     ...run2.agreedBaselineMs !== null ? { agreedBaselineMs: run2.agreedBaselineMs, agreedCandidateMs: run2.agreedCandidateMs } : {},
+    ...typeof run2.baselineSentMs === "number" && typeof run2.candidateSentMs === "number" ? { baselineSentMs: run2.baselineSentMs, candidateSentMs: run2.candidateSentMs } : {},
     ...run2.evidence ? { evidence: run2.evidence } : {},
     ...run2.match ? { match: run2.match, baselineRun: run2.baselineRun ?? null, baselinePartsHere: run2.baselinePartsHere ?? false } : {}
   };
@@ -66483,7 +67318,30 @@ function summaryFields(summary, calibration) {
     medianAgreement: summary.medianAgreement,
     unexplained: summary.unexplained,
     unexplainedAnswers: summary.unexplainedAnswers,
-    gate: { ...summary.gate, calibration }
+    regression: summary.regression ? {
+      regressedTotal: summary.regression.regressed.length,
+      regressed: summary.regression.regressed.slice(0, MAX_LISTED_REGRESSED),
+      e2eP90: summary.regression.e2eP90,
+      throughput: summary.regression.throughput
+    } : null,
+    gate: { ...summary.gate, calibration },
+    // Only for a run budget: a card of a fixed number of runs reads as it did before budgets existed.
+    ...summary.sequential ? { sequential: cardSequential(summary.sequential) } : {}
+  };
+}
+function cardSequential(sequential) {
+  const { budget, alpha, spread, runs, looks, decision, decidedAfter, runSpread, detectable, stop } = sequential;
+  return {
+    budget: { ...budget },
+    alpha,
+    spread,
+    runs,
+    looks: looks.map((look) => ({ ...look })),
+    decision,
+    decidedAfter,
+    runSpread,
+    detectable,
+    stop
   };
 }
 function cardSettings(config2) {
@@ -66498,7 +67356,8 @@ function cardSettings(config2) {
     maxTokens: config2.bench.maxTokens,
     tolerance: config2.bench.tolerance,
     model: config2.bench.model,
-    runs: config2.bench.runs,
+    runs: mostRuns(config2.bench.runs),
+    ...typeof config2.bench.runs === "object" ? { budget: { ...config2.bench.runs } } : {},
     order: config2.bench.order,
     clientWarmup: config2.bench.clientWarmup
   };
@@ -66574,140 +67433,6 @@ function buildScorecard(input2) {
       runs: prompt.runs.map(cardRun)
     }))
   };
-}
-
-// src/scorecard/rescore-card.ts
-function calibrationSource(calibration) {
-  if (!calibration) return null;
-  const { noiseFloor: _floor, detectableSpeedup: _detectable, problems: _problems, notes: _notes, ...source } = calibration;
-  return source;
-}
-function calibrationFacts(card) {
-  return {
-    engine: card.engine,
-    gpu: card.provenance.gpu,
-    runner: card.provenance.runner,
-    baselineImage: card.provenance.baselineImage,
-    baselineImageId: card.provenance.baselineImageId,
-    promptsHash: card.provenance.promptsHash,
-    settings: card.settings
-  };
-}
-var KEPT_STATUSES = /* @__PURE__ */ new Set(["diverged", "implausible", "zeroed"]);
-function agreedTokensOf(run2, k) {
-  if (run2.agreedTokens !== void 0) return run2.agreedTokens === null ? null : Math.min(run2.agreedTokens, k);
-  return run2.comparedTokens !== null && run2.comparedTokens < k ? run2.comparedTokens : null;
-}
-function cardRules(settings) {
-  return {
-    tolerance: settings.tolerance,
-    agreementTokens: settings.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
-    minPromptAgreement: settings.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT
-  };
-}
-function rederiveRun(run2, rules, legacySpeedup, pooled = null, equalLength = false) {
-  const tolerance = rules.tolerance;
-  const keepReason = (status, fallback) => run2.status === status && run2.reason ? run2.reason : fallback;
-  const as = (status, score, reason) => ({
-    ...run2,
-    status,
-    score,
-    reason
-  });
-  const b = run2.baselineTokens;
-  const c = run2.candidateTokens;
-  const timed = run2.baselineMs !== null && run2.candidateMs !== null;
-  if (b === null) return as("excluded", null, keepReason("excluded", "baseline failed: it gave no answer"));
-  if (b === 0) return as("excluded", null, "the baseline answered 0 tokens: nothing to compare at equal length");
-  if (run2.status === "excluded" && !timed) return as("excluded", null, run2.reason);
-  if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
-  if (KEPT_STATUSES.has(run2.status)) return as(run2.status, 0, run2.reason);
-  if (run2.match !== void 0 && pooled) return rederiveBranchRun(run2, rules, pooled, as, equalLength);
-  if (c < tolerance * b)
-    return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
-  const agreed = agreedTokensOf(run2, Math.min(b, c));
-  const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
-  if (parting !== null) return { ...as("diverged", 0, parting), agreedTokens: agreed };
-  if (agreed !== null) run2 = { ...run2, agreedTokens: agreed };
-  if (timed) return as("scored", runSpeedup(run2), null);
-  if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
-  return as("zeroed", 0, "the card keeps no times at the compared length for this run");
-}
-function rederiveBranchRun(run2, rules, pooled, as, equalLength) {
-  const b = run2.baselineTokens;
-  const c = run2.candidateTokens;
-  const k = Math.min(b, c);
-  const explained = !isUnexplainedAnswer(pooled.prefixes, pooled.run);
-  const match = explained ? run2.baselineRun === pooled.run + 1 ? "same" : "other" : "none";
-  const timed = run2.baselineMs !== null && run2.candidateMs !== null;
-  const scored = (reason2) => timed ? { ...as("scored", runSpeedup({ ...run2, match }, { equalLength }), reason2), match } : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
-  if (explained) return { ...scored(run2.reason), agreedTokens: k };
-  const agreed = Math.min(run2.agreedTokens ?? k, k);
-  if (agreed >= k && c < rules.tolerance * b) {
-    return {
-      ...as("below_tolerance", 0, run2.reason ?? `answered ${c} of ${b} tokens (tolerance ${formatPercent(rules.tolerance)})`),
-      match
-    };
-  }
-  const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run2.baselinePartsHere !== true && !answersVary(pooled.prefixes))
-    return { ...as("diverged", 0, run2.reason ?? early), match, agreedTokens: agreed };
-  const parted = agreed < k && timed;
-  const reason = parted && equalLength ? equalLengthReason(agreed, k) : parted && run2.reason === equalLengthReason(agreed, k) ? sharedTokensReason(agreed, k) : run2.reason;
-  return { ...scored(reason), agreedTokens: agreed };
-}
-function rescoreCard(card, options) {
-  const rules = cardRules(card.settings);
-  const legacy = card.convertedFrom === 1;
-  const questions = card.quality?.questions ?? null;
-  const maxDrop = options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP;
-  const equalLength = answersJudgedByQuality(options.gate, questions ? judgeQuality(questions, maxDrop) : null);
-  const runs = card.prompts.map(
-    (prompt) => prompt.runs.map(
-      (run2, index) => rederiveRun(
-        run2,
-        rules,
-        legacy && prompt.status === "scored" ? prompt.speedup : null,
-        prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null,
-        equalLength
-      )
-    )
-  );
-  const source = calibrationSource(card.gate.calibration);
-  const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
-  const failure2 = card.failure;
-  const description = options.failureDescription ?? (failure2 ? describeEngineFailure(failure2, card.settings.runs) : null);
-  const summary = summarizeRound(
-    runs.map((promptRuns, index) => ({
-      id: card.prompts[index]?.id,
-      runs: promptRuns,
-      baselineSelf: card.prompts[index]?.baselineSelf ?? null,
-      answerPrefixes: card.prompts[index]?.answerPrefixes ?? null
-    })),
-    {
-      rules,
-      gate: options.gate,
-      ...failureContext(failure2, description),
-      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
-      bootstrapSeed: options.bootstrapSeed,
-      quality: questions
-    }
-  );
-  const prompts = card.prompts.map((prompt, index) => {
-    const combined = summary.prompts[index];
-    const promptRuns = runs[index] ?? [];
-    return {
-      ...prompt,
-      status: combined?.status ?? prompt.status,
-      score: combined?.score ?? null,
-      speedup: combined?.speedup ?? null,
-      reason: combined?.reason ?? null,
-      ...combined?.agreement !== void 0 ? { agreement: combined.agreement, agreedTokens: combined.agreedTokens ?? null } : {},
-      runs: promptRuns.map(({ score: _score, ...run2 }) => run2)
-    };
-  });
-  const quality = card.quality ? { quality: { ...card.quality, judgement: summary.quality } } : {};
-  return { ...card, ...summaryFields(summary, calibration), ...quality, prompts };
 }
 
 // src/scorecard/render/resolve-docs-base-url.ts
@@ -66972,7 +67697,7 @@ function tokenizerLocation(config2) {
 }
 
 // src/tokens/create-token-counter.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 
 // src/tokens/align-decoded-offsets.ts
 var WHITESPACE = /\s/;
@@ -67082,7 +67807,7 @@ function createTokenCounter(json2, options) {
   };
 }
 function sha256Hex(bytes) {
-  return createHash6("sha256").update(bytes).digest("hex");
+  return createHash5("sha256").update(bytes).digest("hex");
 }
 
 // src/tokens/parse-tokenizer.ts
@@ -67116,7 +67841,7 @@ function parseTokenizer(bytes, source) {
 }
 
 // src/tokens/read-tokenizer-file.ts
-import { readFile as readFile4, stat } from "node:fs/promises";
+import { readFile as readFile3, stat } from "node:fs/promises";
 async function readTokenizerFile(path) {
   let bytes;
   try {
@@ -67127,7 +67852,7 @@ async function readTokenizerFile(path) {
         `bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(info.size / 2 ** 20).toFixed(1)} MiB`
       );
     }
-    bytes = await readFile4(path);
+    bytes = await readFile3(path);
   } catch (error62) {
     if (error62 instanceof ConfigError) throw error62;
     throw new ConfigError(
@@ -67345,6 +68070,395 @@ function describeRoundTwoRuns(round) {
   return [...new Set(notes.filter((note) => note !== null))];
 }
 
+// src/round/plan-workload-runs.ts
+function planWorkloadRuns(workloads) {
+  const last = workloads.map(({ runs }) => mostRuns(runs));
+  const looks = workloads.map(({ runs, order }) => {
+    const budget = runBudgetOf(runs);
+    return budget ? new Set(lookRuns(budget, order)) : /* @__PURE__ */ new Set();
+  });
+  return {
+    roundRuns: Math.max(...last),
+    serves: (index, run2) => run2 <= (last[index] ?? 0),
+    afterRun(run2, stops) {
+      looks.forEach((at, index) => {
+        if (run2 < (last[index] ?? 0) && at.has(run2) && stops(index)) last[index] = run2;
+      });
+    },
+    goesOn: (run2) => last.some((most) => run2 < most)
+  };
+}
+
+// src/calibration/fit-calibration.ts
+var SETTING_NAMES = {
+  requestIntervalMs: "bench.requestIntervalMs",
+  arrival: "bench.arrival",
+  concurrency: "bench.concurrency",
+  seed: "bench.seed",
+  thinking: "bench.thinking",
+  contextLimit: "bench.contextLimit",
+  maxTokens: "bench.maxTokens",
+  tolerance: "bench.tolerance",
+  model: "bench.model",
+  runs: "bench.runs",
+  order: "bench.order",
+  clientWarmup: "bench.clientWarmup",
+  warmupRequests: "bench.warmupRequests",
+  prompts: "the number of prompts"
+};
+function describeSettingDifferences(calibrated, round) {
+  const differences = [];
+  for (const key of Object.keys(SETTING_NAMES)) {
+    const value = round[key];
+    if (value === void 0 || value === calibrated[key]) continue;
+    differences.push(`${SETTING_NAMES[key]} is ${describeValue(value)}, the calibration used ${describeValue(calibrated[key])}`);
+  }
+  return differences;
+}
+function describeMissingScenario(name) {
+  return `the calibration has no scenario ${name}: run speedgate calibrate again with this round config`;
+}
+function fitCalibration(source, facts) {
+  const noise = computeNoiseFloor(source.scores);
+  const problems = [];
+  const notes = [];
+  if (source.engine !== facts.engine)
+    problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
+  if (source.scenario && !source.scenario.studied) {
+    problems.push(describeMissingScenario(source.scenario.name));
+  } else {
+    if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
+    problems.push(...describeSettingDifferences(source.settings, facts.settings));
+  }
+  if (source.gpu !== facts.gpu)
+    problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
+  if (source.baselineImage !== facts.baselineImage) {
+    problems.push(
+      `it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`
+    );
+  } else if (source.baselineImage !== null && source.baselineImageId !== facts.baselineImageId) {
+    problems.push(
+      `the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`
+    );
+  }
+  if (source.runner !== facts.runner) {
+    const same = source.gpu === facts.gpu ? " (the same GPU)" : "";
+    notes.push(`measured on runner ${describeValue(source.runner)}, this round ran on ${describeValue(facts.runner)}${same}`);
+  }
+  return { ...source, noiseFloor: noise.floor, detectableSpeedup: noise.detectableSpeedup, problems, notes };
+}
+
+// src/config/calibration-settings.ts
+import { createHash as createHash6 } from "node:crypto";
+import { isAbsolute as isAbsolute5, relative as relative3 } from "node:path";
+function calibrationSettingsOf(config2, promptCount) {
+  const { bench } = config2;
+  return {
+    requestIntervalMs: bench.requestIntervalMs,
+    arrival: bench.arrival,
+    concurrency: bench.concurrency,
+    seed: bench.seed,
+    thinking: bench.thinking,
+    contextLimit: bench.contextLimit,
+    maxTokens: bench.maxTokens,
+    tolerance: bench.tolerance,
+    model: bench.model,
+    runs: calibrationRunsOf(bench.runs),
+    order: bench.order,
+    clientWarmup: bench.clientWarmup,
+    warmupRequests: bench.warmupRequests,
+    prompts: promptCount
+  };
+}
+function hashBaseline(config2, configDir) {
+  const portable = (path) => path === void 0 ? null : isAbsolute5(path) ? relative3(configDir, path) || "." : path;
+  const { baseline } = config2;
+  const definition = {
+    runtime: config2.runtime,
+    image: baseline.image ?? null,
+    build: baseline.build ? { ...baseline.build, context: portable(baseline.build.context) } : null,
+    command: baseline.command ?? null,
+    cwd: config2.runtime === "process" ? portable(baseline.cwd) : baseline.cwd ?? null,
+    env: Object.fromEntries(Object.entries(baseline.env).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+  };
+  return createHash6("sha256").update(JSON.stringify(definition)).digest("hex");
+}
+
+// src/calibration/read-calibration.ts
+import { readFile as readFile4 } from "node:fs/promises";
+async function readCalibration(path, field3 = "gate.calibration") {
+  let text5;
+  try {
+    text5 = await readFile4(path, "utf8");
+  } catch (error62) {
+    throw new ConfigError(
+      `${field3}: expected a readable calibration file written by speedgate calibrate, could not read ${path} (${error62.code ?? error62.message})`
+    );
+  }
+  let value;
+  try {
+    value = JSON.parse(text5);
+  } catch (error62) {
+    throw new ConfigError(`${field3}: ${path}: expected a JSON calibration file, ${error62.message}`);
+  }
+  const parsed = calibrationFileSchema.safeParse(value);
+  if (!parsed.success) {
+    throw ConfigError.fromProblems(formatConfigIssues(parsed.error.issues, value, calibrationFileSchema).slice(0, 20), `${field3}: ${path}`);
+  }
+  return parsed.data;
+}
+
+// src/config/load-round-calibration.ts
+function selfAgreementOf(rounds) {
+  if (rounds.some((round) => round.disagreed === void 0)) return null;
+  const medians = rounds.map((round) => round.medianAgreement).filter((value) => typeof value === "number");
+  const counted = rounds.every((round) => round.unexplainedAnswers !== void 0);
+  const unexplained = counted ? rounds.reduce(
+    (sum, round) => ({
+      count: sum.count + (round.unexplainedAnswers?.count ?? 0),
+      compared: sum.compared + (round.unexplainedAnswers?.compared ?? 0)
+    }),
+    { count: 0, compared: 0 }
+  ) : null;
+  return {
+    lowestMedianAgreement: medians.length > 0 ? Math.min(...medians) : null,
+    mostDisagreed: Math.max(0, ...rounds.map((round) => round.promptsCompared > 0 ? (round.disagreed ?? 0) / round.promptsCompared : 0)),
+    ...unexplained ? { unexplained } : {}
+  };
+}
+function calibrationSourceOf(file2, scenario = null) {
+  const own2 = scenario === null ? void 0 : file2.scenarios?.find((entry) => entry.name === scenario);
+  const study = own2 ?? file2;
+  return {
+    measuredAt: file2.measuredAt,
+    engine: file2.engine,
+    runner: file2.runner,
+    gpu: file2.gpu,
+    baselineImage: file2.baselineImage,
+    baselineImageId: file2.baselineImageId,
+    promptsHash: study.promptsHash,
+    settings: study.settings,
+    scores: study.rounds.map((round) => round.roundScore),
+    selfAgreement: selfAgreementOf(study.rounds),
+    ...scenario === null ? {} : { scenario: { name: scenario, studied: own2 !== void 0 } }
+  };
+}
+function describeStudyMisfit(study, promptsHash, settings) {
+  const problems = [];
+  if (study.promptsHash !== promptsHash) problems.push("it was measured on another prompt set");
+  problems.push(...describeSettingDifferences(study.settings, settings));
+  return problems;
+}
+async function loadRoundCalibration(config2, configPath, configDir, promptCount, fingerprint, scenarios, scoringCommits = false) {
+  const path = config2.gate.calibration;
+  if (!path) return null;
+  const file2 = await readCalibration(path);
+  const problems = [];
+  if (file2.engine !== config2.engine)
+    problems.push(`it is for engine ${describeValue(file2.engine)}, this round's is ${describeValue(config2.engine)}`);
+  if (file2.runtime !== config2.runtime) problems.push(`it was measured with runtime ${file2.runtime}, this round uses ${config2.runtime}`);
+  if (file2.baselineHash !== hashBaseline(config2, configDir)) {
+    problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
+  }
+  if (!scenarios) problems.push(...describeStudyMisfit(file2, fingerprint.promptsHash, calibrationSettingsOf(config2, promptCount)));
+  for (const scenario of scenarios ?? []) {
+    const study = file2.scenarios?.find((entry) => entry.name === scenario.name);
+    if (!study) continue;
+    const misfit = describeStudyMisfit(
+      study,
+      scenario.fingerprint.promptsHash,
+      calibrationSettingsOf(scenario.config, scenario.prompts.length)
+    );
+    problems.push(...misfit.map((problem) => `scenario ${scenario.name}: ${problem}`));
+  }
+  if (problems.length > 0) {
+    throw ConfigError.fromProblems(
+      problems,
+      // The command that measures what this round runs: with --base, the engines' folders are the repository's.
+      `gate.calibration: ${path} does not fit this round; measure it again with speedgate calibrate --config ${configPath}` + (scoringCommits ? " --base <the base you run with>" : "")
+    );
+  }
+  return file2;
+}
+
+// src/scorecard/rescore-card.ts
+function calibrationSource(calibration) {
+  if (!calibration) return null;
+  const { noiseFloor: _floor, detectableSpeedup: _detectable, problems: _problems, notes: _notes, ...source } = calibration;
+  return source;
+}
+function calibrationFacts(card, sequential = false) {
+  const { runs, ...others } = card.settings;
+  return {
+    engine: card.engine,
+    gpu: card.provenance.gpu,
+    runner: card.provenance.runner,
+    baselineImage: card.provenance.baselineImage,
+    baselineImageId: card.provenance.baselineImageId,
+    promptsHash: card.provenance.promptsHash,
+    settings: sequential ? others : { ...others, runs }
+  };
+}
+function sequentialOf(card, gate, calibration) {
+  if (gate.use !== "sequential") return null;
+  const runs = card.settings.runs;
+  return {
+    budget: card.settings.budget ?? { min: runs, max: runs },
+    order: card.settings.order ?? "baseline-first",
+    calibrated: calibration && calibration.problems.length === 0 ? calibratedSpread(calibration.scores, calibration.settings.runs) : null
+  };
+}
+var KEPT_STATUSES = /* @__PURE__ */ new Set(["diverged", "implausible", "zeroed"]);
+function agreedTokensOf(run2, k) {
+  if (run2.agreedTokens !== void 0) return run2.agreedTokens === null ? null : Math.min(run2.agreedTokens, k);
+  return run2.comparedTokens !== null && run2.comparedTokens < k ? run2.comparedTokens : null;
+}
+function cardRules(settings) {
+  return {
+    tolerance: settings.tolerance,
+    agreementTokens: settings.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+    minPromptAgreement: settings.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT
+  };
+}
+function rederiveRun(run2, rules, legacySpeedup, pooled = null, equalLength = false) {
+  const tolerance = rules.tolerance;
+  const keepReason = (status, fallback) => run2.status === status && run2.reason ? run2.reason : fallback;
+  const as = (status, score, reason) => ({
+    ...run2,
+    status,
+    score,
+    reason
+  });
+  const b = run2.baselineTokens;
+  const c = run2.candidateTokens;
+  const timed = run2.baselineMs !== null && run2.candidateMs !== null;
+  if (b === null) return as("excluded", null, keepReason("excluded", "baseline failed: it gave no answer"));
+  if (b === 0) return as("excluded", null, "the baseline answered 0 tokens: nothing to compare at equal length");
+  if (run2.status === "excluded" && !timed) return as("excluded", null, run2.reason);
+  if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
+  if (KEPT_STATUSES.has(run2.status)) return as(run2.status, 0, run2.reason);
+  if (run2.match !== void 0 && pooled) return rederiveBranchRun(run2, rules, pooled, as, equalLength);
+  if (c < tolerance * b)
+    return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
+  const agreed = agreedTokensOf(run2, Math.min(b, c));
+  const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
+  if (parting !== null) return { ...as("diverged", 0, parting), agreedTokens: agreed };
+  if (agreed !== null) run2 = { ...run2, agreedTokens: agreed };
+  if (timed) return as("scored", runSpeedup(run2), null);
+  if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
+  return as("zeroed", 0, "the card keeps no times at the compared length for this run");
+}
+function rederiveBranchRun(run2, rules, pooled, as, equalLength) {
+  const b = run2.baselineTokens;
+  const c = run2.candidateTokens;
+  const k = Math.min(b, c);
+  const explained = !isUnexplainedAnswer(pooled.prefixes, pooled.run);
+  const match = explained ? run2.baselineRun === pooled.run + 1 ? "same" : "other" : "none";
+  const timed = run2.baselineMs !== null && run2.candidateMs !== null;
+  const scored = (reason2) => timed ? { ...as("scored", runSpeedup({ ...run2, match }, { equalLength }), reason2), match } : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
+  if (explained) return { ...scored(run2.reason), agreedTokens: k };
+  const agreed = Math.min(run2.agreedTokens ?? k, k);
+  if (agreed >= k && c < rules.tolerance * b) {
+    return {
+      ...as("below_tolerance", 0, run2.reason ?? `answered ${c} of ${b} tokens (tolerance ${formatPercent(rules.tolerance)})`),
+      match
+    };
+  }
+  const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
+  if (early !== null && run2.baselinePartsHere !== true && !answersVary(pooled.prefixes) && !candidateRepeats(pooled.prefixes, pooled.run))
+    return { ...as("diverged", 0, run2.reason ?? early), match, agreedTokens: agreed };
+  const parted = agreed < k && timed;
+  const reason = parted && equalLength ? equalLengthReason(agreed, k) : parted && run2.reason === equalLengthReason(agreed, k) ? sharedTokensReason(agreed, k) : run2.reason;
+  return { ...scored(reason), agreedTokens: agreed };
+}
+function rescoreCard(card, options) {
+  const rules = cardRules(card.settings);
+  const legacy = card.convertedFrom === 1;
+  const questions = card.quality?.questions ?? null;
+  const maxDrop = options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP;
+  const equalLength = answersJudgedByQuality(options.gate, questions ? judgeQuality(questions, maxDrop) : null);
+  const runs = card.prompts.map(
+    (prompt) => prompt.runs.map(
+      (run2, index) => rederiveRun(
+        run2,
+        rules,
+        legacy && prompt.status === "scored" ? prompt.speedup : null,
+        prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null,
+        equalLength
+      )
+    )
+  );
+  const source = calibrationSource(card.gate.calibration);
+  const calibration = source ? fitCalibration(source, calibrationFacts(card, options.gate.use === "sequential")) : null;
+  const failure2 = card.failure;
+  const description = options.failureDescription ?? (failure2 ? describeEngineFailure(failure2, card.settings.runs) : null);
+  const summary = summarizeRound(
+    runs.map((promptRuns, index) => ({
+      id: card.prompts[index]?.id,
+      runs: promptRuns,
+      baselineSelf: card.prompts[index]?.baselineSelf ?? null,
+      answerPrefixes: card.prompts[index]?.answerPrefixes ?? null
+    })),
+    {
+      rules,
+      gate: options.gate,
+      ...failureContext(failure2, description),
+      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+      bootstrapSeed: options.bootstrapSeed,
+      sequential: sequentialOf(card, options.gate, calibration),
+      quality: questions
+    }
+  );
+  const prompts = card.prompts.map((prompt, index) => {
+    const combined = summary.prompts[index];
+    const promptRuns = runs[index] ?? [];
+    return {
+      ...prompt,
+      status: combined?.status ?? prompt.status,
+      score: combined?.score ?? null,
+      speedup: combined?.speedup ?? null,
+      reason: combined?.reason ?? null,
+      ...combined?.agreement !== void 0 ? { agreement: combined.agreement, agreedTokens: combined.agreedTokens ?? null } : {},
+      runs: promptRuns.map(({ score: _score, ...run2 }) => run2)
+    };
+  });
+  const { sequential: _sequential, ...rest } = card;
+  const quality = card.quality ? { quality: { ...card.quality, judgement: summary.quality } } : {};
+  return { ...rest, ...summaryFields(summary, calibration), ...quality, prompts };
+}
+
+// src/round/score-workload.ts
+function scoreWorkload(input2) {
+  const { workload, round } = input2;
+  const settings = workload.config;
+  const provenance = workload.fingerprint ? { ...input2.provenance, ...workload.fingerprint } : input2.provenance;
+  const sequentialRule = settings.gate.use === "sequential";
+  const calibration = round.calibration ? fitCalibration(
+    calibrationSourceOf(round.calibration, workload.name),
+    calibrationFacts({ engine: settings.engine, provenance, settings: cardSettings(settings) }, sequentialRule)
+  ) : null;
+  const planned = mostRuns(settings.bench.runs);
+  const budget = runBudgetOf(settings.bench.runs) ?? { min: planned, max: planned };
+  const result = scoreRound({
+    promptIds: workload.prompts.map((prompt) => prompt.id),
+    runs: input2.runs,
+    failure: input2.failure,
+    plannedRuns: planned,
+    tolerance: settings.bench.tolerance,
+    gate: settings.gate,
+    agreementTokens: settings.bench.agreementTokens,
+    minPromptAgreement: settings.bench.minPromptAgreement,
+    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+    quality: input2.quality ?? null,
+    sequential: sequentialRule ? {
+      budget,
+      order: settings.bench.order,
+      calibrated: calibration && calibration.problems.length === 0 ? calibratedSpread(calibration.scores, calibration.settings.runs) : null
+    } : null
+  });
+  return { result, calibration, provenance };
+}
+
 // src/round/run-quality-set.ts
 import { performance as performance12 } from "node:perf_hooks";
 async function runQualitySet(options) {
@@ -67432,7 +68546,7 @@ async function runEngine(role, run2, runtime, options, context) {
   const named2 = (scenario) => scenario !== null ? { scenario } : {};
   const { config: config2 } = round;
   const family = engineFamily(config2.engine);
-  const workloads = context.workloads.flatMap((workload, index) => run2 <= workload.config.bench.runs ? [{ workload, index }] : []);
+  const workloads = context.workloads.flatMap((workload, index) => context.plan.serves(index, run2) ? [{ workload, index }] : []);
   const results = /* @__PURE__ */ new Map();
   let serving = null;
   let engine = null;
@@ -67561,7 +68675,8 @@ async function runRound(options) {
   const gpuState2 = createGpuStateRecorder();
   const tokenCounter = createTokenCounterSource(round, runtime);
   const workloads = listRoundWorkloads(round);
-  const roundRuns3 = Math.max(...workloads.map((workload) => workload.config.bench.runs));
+  const plan = planWorkloadRuns(workloads.map(({ config: config3 }) => ({ runs: config3.bench.runs, order: config3.bench.order })));
+  const roundRuns3 = plan.roundRuns;
   const workloadRuns = workloads.map(() => []);
   const quality = round.config.quality && round.quality ? { questions: round.quality.questions, settings: round.config.quality } : null;
   const qualityRuns = [];
@@ -67592,20 +68707,29 @@ async function runRound(options) {
           role: "baseline",
           reason: "the candidate could not be prepared, so no engine was started"
         });
-      const context = { workloads, runs: roundRuns3, tokenCounter: counter, gpuState: gpuState2, timeSpent, quality };
-      for (let run2 = 1; run2 <= roundRuns3 && !failure2; run2++) {
+      const context = { workloads, runs: roundRuns3, plan, tokenCounter: counter, gpuState: gpuState2, timeSpent, quality };
+      for (let run2 = 1; run2 <= roundRuns3 && !failure2 && plan.goesOn(run2 - 1); run2++) {
         const [first, second] = orderEngineTurns(run2, round.config.bench.order);
         const firstTurn = await runEngine(first, run2, runtime, options, context);
         const secondTurn = firstTurn.failure ? { results: /* @__PURE__ */ new Map(), quality: null, failure: null } : await runEngine(second, run2, runtime, options, context);
         if (firstTurn.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
         const turns = { [first]: firstTurn, [second]: secondTurn };
         const resultOf = (turn, index) => turn.results.get(index) ?? { records: /* @__PURE__ */ new Map(), failure: turn.failure };
-        workloads.forEach((workload, index) => {
-          if (run2 > workload.config.bench.runs) return;
+        workloads.forEach((_, index) => {
+          if (!plan.serves(index, run2)) return;
           workloadRuns[index]?.push({ baseline: resultOf(turns.baseline, index), candidate: resultOf(turns.candidate, index) });
         });
         qualityRuns.push({ baseline: turns.baseline.quality, candidate: turns.candidate.quality });
         failure2 = firstTurn.failure ?? secondTurn.failure;
+        if (failure2) break;
+        const provenanceNow = roundProvenance(round, prepared, runtime, describeGpus(gpuState2.snapshots().baseline ?? null));
+        plan.afterRun(run2, (index) => {
+          const workload = workloads[index];
+          const { result } = scoreWorkload({ round, workload, runs: workloadRuns[index] ?? [], failure: null, provenance: provenanceNow });
+          const stop = result.sequential?.stop ?? null;
+          if (stop) logger.info(`${workload.name === null ? "the round" : `scenario ${workload.name}`} stops after ${run2} runs: ${stop}`);
+          return stop !== null;
+        });
       }
     }
     spent = timeSpent.finish();
@@ -67626,37 +68750,22 @@ async function runRound(options) {
     candidate: sourceReport?.candidate ?? null
   } : null;
   const gpu = describeGpus(snapshots.baseline ?? snapshots.candidate ?? await probeGpuState());
-  const provenance = {
-    imageDigest: prepared.get("candidate")?.imageId ?? null,
-    baselineImage: config2.baseline.image ?? null,
-    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is
-    // tied to.
-    baselineImageId: (commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
-    patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
-    ...round.fingerprint ?? fingerprintRound(config2, dirname4(round.configPath), round.prompts),
-    runner: (process.env.RUNNER_NAME ?? hostname5()).slice(0, 256) || null,
-    gpu
-  };
+  const provenance = roundProvenance(round, prepared, runtime, gpu);
   const family = engineFamily(config2.engine);
   const qualityCard = quality && round.quality ? collectQualityOutcomes(quality, round.quality.hash, qualityRuns) : null;
   const cards = workloads.map((workload, index) => {
     const settings = workload.config;
     const runs = workloadRuns[index] ?? [];
-    const ownProvenance = workload.fingerprint ? { ...provenance, ...workload.fingerprint } : provenance;
-    const calibration = round.calibration ? fitCalibration(
-      calibrationSourceOf(round.calibration, workload.name),
-      calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) })
-    ) : null;
-    const result = scoreRound({
-      promptIds: workload.prompts.map((prompt) => prompt.id),
+    const {
+      result,
+      calibration,
+      provenance: ownProvenance
+    } = scoreWorkload({
+      round,
+      workload,
       runs,
       failure: failure2,
-      plannedRuns: settings.bench.runs,
-      tolerance: settings.bench.tolerance,
-      gate: settings.gate,
-      agreementTokens: settings.bench.agreementTokens,
-      minPromptAgreement: settings.bench.minPromptAgreement,
-      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+      provenance,
       // The question set was answered in the starts every workload shares: each workload's card judges it.
       quality: qualityCard?.questions ?? null
     });
@@ -67692,6 +68801,21 @@ async function runRound(options) {
   });
   return assembleScenarioCard(scenarios, config2.gate.maxRegression ?? null, spent ? { timeSpent: spent } : {});
 }
+function roundProvenance(round, prepared, runtime, gpu) {
+  const { config: config2 } = round;
+  const sourceReport = runtime.sourceReport?.() ?? null;
+  return {
+    imageDigest: prepared.get("candidate")?.imageId ?? null,
+    baselineImage: config2.baseline.image ?? null,
+    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is
+    // tied to.
+    baselineImageId: (round.commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
+    patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
+    ...round.fingerprint ?? fingerprintRound(config2, dirname4(round.configPath), round.prompts),
+    runner: (process.env.RUNNER_NAME ?? hostname5()).slice(0, 256) || null,
+    gpu
+  };
+}
 function failWithoutWorkload() {
   throw new Error("a round has at least one workload");
 }
@@ -67699,6 +68823,93 @@ function failWithoutWorkload() {
 // src/round/write-scorecard.ts
 import { mkdir as mkdir2, rename as rename2, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join7 } from "node:path";
+
+// src/scorecard/render/describe-time-spent.ts
+function formatDuration(ms2) {
+  if (ms2 < 1e3) return `${Math.round(ms2)} ms`;
+  if (ms2 < 1e4) return `${(ms2 / 1e3).toFixed(1)} s`;
+  const seconds2 = Math.round(ms2 / 1e3);
+  if (seconds2 < 60) return `${seconds2} s`;
+  if (seconds2 < 3600) return seconds2 % 60 === 0 ? `${seconds2 / 60} min` : `${Math.floor(seconds2 / 60)} min ${seconds2 % 60} s`;
+  const minutes = Math.round(seconds2 / 60);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+function engineTotalMs(engine) {
+  return engine.startMs + engine.warmupMs + engine.benchmarkMs + (engine.qualityMs ?? 0) + engine.stopMs;
+}
+function withShare(ms2, totalMs) {
+  return totalMs > 0 ? `${formatDuration(ms2)} (${formatPercent(ms2 / totalMs)})` : formatDuration(ms2);
+}
+function describeTimeSpent(timeSpent) {
+  const { baseline, candidate, totalMs, prepareMs } = timeSpent;
+  const qualityMs = (baseline.qualityMs ?? 0) + (candidate.qualityMs ?? 0);
+  const quality = baseline.qualityMs !== void 0 || candidate.qualityMs !== void 0;
+  const engineRow = (name, engine) => [
+    name,
+    String(engine.starts),
+    engine.starts > 1 ? `${formatDuration(engine.startMs)} (${formatDuration(engine.startMs / engine.starts)} each)` : formatDuration(engine.startMs),
+    formatDuration(engine.warmupMs),
+    formatDuration(engine.benchmarkMs),
+    ...quality ? [formatDuration(engine.qualityMs ?? 0)] : [],
+    formatDuration(engine.stopMs),
+    formatDuration(engineTotalMs(engine))
+  ];
+  const rows = [
+    ["Engine", "Starts", "Starting (until healthy)", "Warm-up", "Benchmark", ...quality ? ["Quality set"] : [], "Stopping", "In all"],
+    engineRow("Baseline", baseline),
+    engineRow("Candidate", candidate)
+  ];
+  const starts = baseline.startMs + candidate.startMs;
+  const parts = [
+    `preparing (patch and build) ${withShare(prepareMs, totalMs)}`,
+    `engine starts ${withShare(starts, totalMs)}`,
+    `warm-up ${formatDuration(baseline.warmupMs + candidate.warmupMs)}`,
+    `benchmarking ${withShare(baseline.benchmarkMs + candidate.benchmarkMs, totalMs)}`,
+    ...quality ? [`answering the quality set ${withShare(qualityMs, totalMs)}`] : [],
+    `stopping ${formatDuration(baseline.stopMs + candidate.stopMs)}`
+  ];
+  const most = Math.max(baseline.starts, candidate.starts);
+  const why = most > 1 ? `Each run starts each engine once, whatever the number of scenarios: ${most} runs cost ${most} starts of each engine, and buy an interval that sees how much engine starts differ in speed (with a calibration of the runner, fewer runs hold).` : "Each engine started once: one run sees nothing of how much engine starts differ in speed.";
+  const brief = totalMs > 0 ? `engine starts ${formatPercent(starts / totalMs)} of ${formatDuration(totalMs)}` : `engine starts ${formatDuration(starts)}`;
+  return { rows, sentence: `The round took ${formatDuration(totalMs)}: ${parts.join(", ")}. ${why}`, brief };
+}
+
+// src/scorecard/render/describe-budget.ts
+var runsOf = (runs) => `${runs} run${runs === 1 ? "" : "s"}`;
+function describeBudgetStop(card) {
+  const budget = card.settings.budget;
+  const sequential = card.sequential;
+  if (!budget || !sequential) return null;
+  const took = card.runs.completed;
+  const of = `of a budget of ${budget.min} to ${budget.max}`;
+  switch (sequential.stop) {
+    case "decided":
+      return `decided after ${runsOf(took)} of each engine, ${of}`;
+    case "ruled-out":
+      return `decided after ${runsOf(took)} of each engine: a speedup of ${formatBar(card.gate.minRoundScore * TARGET_SPEEDUP)} is ruled out, ${of}`;
+    case "integrity":
+      return `stopped after ${runsOf(took)} of each engine, ${of}: what keeps the gate closed is not something more runs fix`;
+    case "failure":
+      return `stopped after ${runsOf(took)} of each engine, ${of}: an engine failed`;
+    case "budget": {
+      const can = sequential.detectable !== null ? `: the smallest speedup this runner can show in ${runsOf(budget.max)} is ${formatTimes(sequential.detectable)}` : "";
+      return sequential.decision === "pass" ? `${runsOf(took)}, the budget: the test passed, but what keeps the gate closed did not clear` : `${runsOf(took)}, the budget, still undecided${can}`;
+    }
+    default:
+      return `${runsOf(took)} of at most ${budget.max}: the round stopped before the test decided (it was recomputed under another bar)`;
+  }
+}
+function describeFixedFour(card, timeSpent) {
+  if (!card.settings.budget || !timeSpent) return null;
+  const runs = Math.max(timeSpent.baseline.starts, timeSpent.candidate.starts);
+  if (runs === 0) return null;
+  const engine = (side2) => side2.startMs + side2.warmupMs + side2.benchmarkMs + side2.stopMs;
+  const spent = engine(timeSpent.baseline) + engine(timeSpent.candidate);
+  const four = spent / runs * DEFAULT_BENCH_RUNS;
+  const difference = four - spent;
+  const verdict = runs === DEFAULT_BENCH_RUNS ? "the same" : difference > 0 ? `${formatDuration(difference)} (${formatPercent(difference / four)}) saved` : `${formatDuration(-difference)} more, what deciding at this runner's noise took`;
+  return `With a budget of ${card.settings.budget.min} to ${card.settings.budget.max} runs the round took ${runsOf(runs)} of each engine: ${formatDuration(spent)} of engine time (GPU time on a GPU runner), where a fixed four would have taken about ${formatDuration(four)}: ${verdict}.`;
+}
 
 // src/scorecard/find-runner-fault.ts
 function findRunnerFault(card) {
@@ -67783,6 +68994,7 @@ function describeFailureEvent(failure2) {
   }
 }
 function describeBar(gate) {
+  if (gate.role === "guard") return `guard: ${gate.use === "interval-low" ? "interval high" : "score"} \u2265 ${formatBar(gate.bar)}`;
   switch (gate.use) {
     case "interval-low":
       return `gate interval low \u2265 ${formatBar(gate.bar)}`;
@@ -67790,6 +69002,8 @@ function describeBar(gate) {
       return `gate \u2265 ${formatBar(gate.bar)}`;
     case "noise-floor":
       return gate.calibration && gate.calibration.problems.length === 0 ? `gate \u2265 ${formatBar(gate.bar)}: ${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)}` : `gate \u2265 ${formatBar(gate.minRoundScore)} + noise floor`;
+    case "sequential":
+      return `gate sequential lower bound \u2265 ${formatBar(gate.bar)}`;
   }
 }
 var HEADLINE_DETAIL_CHARS = 160;
@@ -67856,16 +69070,28 @@ function describeDecider(card) {
   const { gate } = card;
   const score = card.roundScore ?? 0;
   const floor = gate.use === "noise-floor" && gate.calibration && gate.calibration.problems.length === 0 ? gate.calibration.noiseFloor : null;
-  const raised = floor === null ? "" : ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(floor)})`;
-  const bar2 = `the gate's ${formatBar(gate.bar)}${raised}`;
-  const low = card.scoreInterval?.low ?? null;
-  if (gate.use === "interval-low" && low !== null) {
-    const lowShown = formatScoreAgainstBar(low, gate.bar);
-    if (gate.passed) return `; the interval's low end ${lowShown} clears ${bar2}`;
-    return score >= gate.bar ? `, but the interval's low end ${lowShown} is below ${bar2}` : ` is below ${bar2}`;
+  const guard = gate.role === "guard";
+  const raised = floor === null ? "" : guard ? ` (1 \u2212 gate.margin, lowered by the noise floor ${formatPercent(floor)})` : ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(floor)})`;
+  const bar2 = (against) => `the ${guard ? "guard" : "gate"}'s ${formatBar(gate.bar, against)}${raised}`;
+  const high = card.scoreInterval?.high ?? null;
+  if (guard && gate.use === "interval-low" && high !== null) {
+    const highShown = formatScoreAgainstBar(high, gate.bar);
+    return gate.passed ? `; the interval's high end ${highShown} reaches ${bar2(high)}` : `, and the interval's high end ${highShown} is below ${bar2(high)}`;
   }
-  if (gate.passed) return ` clears ${bar2}`;
-  return score >= gate.bar ? ` (${describeBar(gate)})` : ` is below ${bar2}`;
+  const sequential = gate.use === "sequential" ? card.sequential : void 0;
+  if (!guard && sequential && !gate.passed && sequential.decision === "undecided") {
+    const last = sequential.looks.at(-1);
+    const lowShown = last ? `, its lower bound ${formatScoreAgainstBar(last.low, gate.bar)} below ${bar2(last.low)}` : "";
+    return `, undecided after ${card.runs.completed} runs of each engine${lowShown}`;
+  }
+  const low = card.scoreInterval?.low ?? null;
+  if (!guard && gate.use === "interval-low" && low !== null) {
+    const lowShown = formatScoreAgainstBar(low, gate.bar);
+    if (gate.passed) return `; the interval's low end ${lowShown} clears ${bar2(low)}`;
+    return score >= gate.bar ? `, but the interval's low end ${lowShown} is below ${bar2(low)}` : ` is below ${bar2(score)}`;
+  }
+  if (gate.passed) return ` clears ${bar2(score)}`;
+  return score >= gate.bar ? ` (${describeBar(gate)})` : ` is below ${bar2(score)}`;
 }
 function runScoreOnCard(run2, prompt) {
   if (run2.status === "excluded") return null;
@@ -67884,15 +69110,20 @@ function describeInterval(card) {
     const compared = card.promptsTotal - card.excluded;
     return compared < MIN_PROMPTS_FOR_INTERVAL ? `none: fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared (${compared})` : "none";
   }
+  const sequential = card.sequential;
+  if (sequential && sequential.looks.length > 0) {
+    const from = sequential.spread === "calibrated" ? "the run-to-run spread the calibration's A/A rounds measured" : sequential.spread === "starts" ? "how much each engine's starts differed in speed" : "how much the run scores differed (too few prompts were timed alike in every run to tell the starts apart)";
+    return `the sequential test's bound after ${card.runs.completed} runs of each engine, which holds at every look the test took (a repeated confidence interval): it is read from ${from}`;
+  }
   if (card.runs.completed > 1)
     return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
   return "a bootstrap over prompts: it covers prompt-to-prompt variation only, not how much engine starts differ in speed (one run of each engine)";
 }
-function describeRuns(card) {
+function describeRuns2(card) {
   const planned = card.settings.runs;
   if (planned === 1) return "1 of each engine (bench.runs: 1): run-to-run variation is not measured";
   const scores = card.runs.scores.filter((score) => score !== null);
-  const done = card.runs.completed < planned ? `${card.runs.completed} of ${planned}` : `${planned}`;
+  const done = describeBudgetStop(card) ?? (card.runs.completed < planned ? `${card.runs.completed} of ${planned}` : `${planned}`);
   const each = card.runs.scores.map((score) => formatTimes(score)).join(", ");
   const spread = scores.length > 1 ? ` (spread ${formatTimes(Math.min(...scores))}\u2013${formatTimes(Math.max(...scores))})` : "";
   const order = card.settings.order === "counterbalanced" ? "counterbalanced (the baseline first in odd runs, the candidate first in even ones)" : "interleaved, the baseline first in every run";
@@ -67908,6 +69139,12 @@ function describeReach(card) {
 }
 function describeNoise(card) {
   const calibration = card.gate.calibration;
+  const sequential = card.gate.use === "sequential" ? card.sequential : void 0;
+  if (!calibration && sequential) {
+    const spread = sequential.runSpread !== null ? ` (run scores spread ${formatPercent(sequential.runSpread)} from run to run)` : "";
+    const can = sequential.detectable !== null ? `; at that spread the smallest speedup this runner can show in ${sequential.budget.max} runs is ${formatTimes(sequential.detectable)}` : "";
+    return `not calibrated: the sequential test reads this runner's run-to-run spread from the round's own engine starts${spread}, and holds an unchanged engine to ${formatPercent(sequential.alpha)} of rounds whatever that spread is${can}; a calibration (speedgate calibrate, gate.calibration) lets it decide from the first pair with a spread it already knows`;
+  }
   if (!calibration) {
     const reach = describeReach(card);
     const givenUp = card.settings.runs === 1 ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 where starts differ by 2%)" : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs${reach ? "" : ", and the card cannot say which speedup this runner detects"}`;
@@ -67920,7 +69157,8 @@ function describeNoise(card) {
   const parts = [
     `noise floor +${formatPercent(calibration.noiseFloor)} from ${calibration.scores.length} A/A rounds${where ? ` on ${where}` : ""}, measured ${measured}${ago}; a speedup of ${formatPercent(calibration.detectableSpeedup)} over the bar passes 95% of the time`
   ];
-  if (card.gate.use !== "noise-floor") parts.push(`not used: gate.use is ${card.gate.use}`);
+  if (sequential) parts.push(`the sequential test reads the run-to-run spread from those A/A rounds`);
+  else if (card.gate.use !== "noise-floor") parts.push(`not used: gate.use is ${card.gate.use}`);
   for (const problem of calibration.problems) parts.push(`does not fit: ${problem}`);
   for (const note of calibration.notes) parts.push(note);
   return parts.join("; ");
@@ -68337,7 +69575,9 @@ function integrityRows(card) {
   }
   if (card.unexplained !== void 0) {
     const limit = card.gate.maxUnexplained !== void 0 ? ` (gate.maxUnexplained ${formatPercent(card.gate.maxUnexplained)})` : "";
-    rows.push(["Unexplained", `${card.unexplained}: cut short or parted where the baseline's own answers are not${limit}`]);
+    const decision = card.gate.unexplainedDecision;
+    const decided = decision && (card.unexplainedAnswers?.count ?? 0) > 0 ? `; ${decision.statement}` : "";
+    rows.push(["Unexplained", `${card.unexplained}: cut short or parted where the baseline's own answers are not${limit}${decided}`]);
   }
   return rows;
 }
@@ -68394,7 +69634,7 @@ function describeIntervalBriefly(card) {
   return `no interval with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared`;
 }
 function describeCaveats(card) {
-  const runs = card.settings.runs === 1 ? "1 run of each engine" : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of each engine`;
+  const runs = describeBudgetStop(card) ?? (card.settings.runs === 1 ? "1 run of each engine" : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of each engine`);
   const calibration = card.gate.calibration;
   const noise = !calibration ? "noise not calibrated" : calibration.problems.length > 0 ? "the calibration does not fit this round" : `noise floor +${formatPercent(calibration.noiseFloor)} (calibrated ${calibration.measuredAt.slice(0, 10)})`;
   return `${runs}, ${noise}`;
@@ -68439,6 +69679,27 @@ function gateReasons(card) {
     return `${said} (${match[4]})${reason.slice(match[0].length)}`;
   });
 }
+var REGRESSION_REASON = /scored below gate\.regressionFloor|^E2E p90 at equal length|^output throughput /;
+var NAMED_REGRESSED = 10;
+function describeRegressedPrompts(card) {
+  const regression = card.regression;
+  if (!regression || regression.regressedTotal === 0) return null;
+  const compared = card.promptsTotal - card.excluded;
+  const floor = effectiveRegressionFloor(card.gate);
+  const named2 = regression.regressed.slice(0, NAMED_REGRESSED).map((prompt) => `${prompt.id} ${formatTimes(prompt.score)}`);
+  const more = regression.regressedTotal > named2.length ? `, ${regression.regressedTotal - named2.length} more` : "";
+  const ratios = [
+    ...regression.e2eP90 !== null ? [`E2E p90 ${formatTimes(regression.e2eP90)}`] : [],
+    ...regression.throughput !== null ? [`output throughput ${formatTimes(regression.throughput)}`] : []
+  ];
+  const against = ratios.length > 0 ? ` (${ratios.join(", ")} the baseline's)` : "";
+  return `${regression.regressedTotal} of ${compared} prompt${compared === 1 ? "" : "s"} scored under ${formatBar(floor)}: ${named2.join(", ")}${more}${against}`;
+}
+function describeUnexplainedDecision(card) {
+  const decision = card.gate.unexplainedDecision;
+  if (!decision || (card.unexplainedAnswers?.count ?? 0) === 0) return null;
+  return decision.rule === "allowance" || decision.rule === "within-variation" ? decision.statement : null;
+}
 function describeGate(card) {
   if (decideVerdict(card).outcome === "none") return { mark: "\u26A0\uFE0F", text: `no verdict: ${card.gate.reasons.join("; ")}` };
   if (card.gate.passed) return { mark: "\u2705", text: `passes: ${card.gate.reason}` };
@@ -68459,6 +69720,8 @@ function describeNextStep(card) {
   if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure)
     steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
+  if (card.gate.reasons.some((reason) => REGRESSION_REASON.test(reason)))
+    steps.push("Find why some requests got slower while the median got faster: a scheduler that serves some prompts last does this.");
   const quality = card.quality?.judgement;
   if (quality?.dropped)
     steps.push(
@@ -68471,6 +69734,16 @@ function describeNextStep(card) {
 }
 function describeInconclusive(card) {
   const rule = card.gate.rule;
+  const sequential = card.sequential;
+  if (card.gate.use === "sequential" && sequential) {
+    if (card.gate.passed || sequential.stop !== "budget" || sequential.decision !== "undecided") return null;
+    if (!rule || card.gate.reasons.length !== 1 || card.gate.reasons[0] !== rule) return null;
+    const can = sequential.detectable !== null ? ` (${formatTimes(sequential.detectable)} here)` : "";
+    return {
+      author: "No speedup this runner can tell from its noise within the budget: nothing to fix in the patch.",
+      maintainers: `The budget ran out before the test decided: the smallest speedup it can show shrinks with a larger bench.runs max${can}, a calibration of this runner (speedgate calibrate, gate.calibration), a runner whose engine starts differ less, or a pace the baseline keeps up with (bench.requestIntervalMs).`
+    };
+  }
   if (card.gate.passed || card.roundScore === null || card.gate.use !== "interval-low" || card.roundScore < card.gate.bar) return null;
   if (!rule || card.gate.reasons.length !== 1 || card.gate.reasons[0] !== rule || card.unscored > 0) return null;
   const compared = card.promptsTotal - card.excluded;
@@ -68517,77 +69790,29 @@ function describeSyntheticPrompts(card) {
   return `Prompts: ${count6} synthetic prompts of exactly ${inputTokens} tokens each by the round's tokenizer (seed ${seed}), each asking for exactly ${answerLength} with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ${held("baseline", tally.baseline)}, ${held("candidate", tally.candidate)}. ${verdict}`;
 }
 
-// src/scorecard/render/describe-time-spent.ts
-function formatDuration(ms2) {
-  if (ms2 < 1e3) return `${Math.round(ms2)} ms`;
-  if (ms2 < 1e4) return `${(ms2 / 1e3).toFixed(1)} s`;
-  const seconds2 = Math.round(ms2 / 1e3);
-  if (seconds2 < 60) return `${seconds2} s`;
-  if (seconds2 < 3600) return seconds2 % 60 === 0 ? `${seconds2 / 60} min` : `${Math.floor(seconds2 / 60)} min ${seconds2 % 60} s`;
-  const minutes = Math.round(seconds2 / 60);
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-function engineTotalMs(engine) {
-  return engine.startMs + engine.warmupMs + engine.benchmarkMs + (engine.qualityMs ?? 0) + engine.stopMs;
-}
-function withShare(ms2, totalMs) {
-  return totalMs > 0 ? `${formatDuration(ms2)} (${formatPercent(ms2 / totalMs)})` : formatDuration(ms2);
-}
-function describeTimeSpent(timeSpent) {
-  const { baseline, candidate, totalMs, prepareMs } = timeSpent;
-  const qualityMs = (baseline.qualityMs ?? 0) + (candidate.qualityMs ?? 0);
-  const quality = baseline.qualityMs !== void 0 || candidate.qualityMs !== void 0;
-  const engineRow = (name, engine) => [
-    name,
-    String(engine.starts),
-    engine.starts > 1 ? `${formatDuration(engine.startMs)} (${formatDuration(engine.startMs / engine.starts)} each)` : formatDuration(engine.startMs),
-    formatDuration(engine.warmupMs),
-    formatDuration(engine.benchmarkMs),
-    ...quality ? [formatDuration(engine.qualityMs ?? 0)] : [],
-    formatDuration(engine.stopMs),
-    formatDuration(engineTotalMs(engine))
-  ];
-  const rows = [
-    ["Engine", "Starts", "Starting (until healthy)", "Warm-up", "Benchmark", ...quality ? ["Quality set"] : [], "Stopping", "In all"],
-    engineRow("Baseline", baseline),
-    engineRow("Candidate", candidate)
-  ];
-  const starts = baseline.startMs + candidate.startMs;
-  const parts = [
-    `preparing (patch and build) ${withShare(prepareMs, totalMs)}`,
-    `engine starts ${withShare(starts, totalMs)}`,
-    `warm-up ${formatDuration(baseline.warmupMs + candidate.warmupMs)}`,
-    `benchmarking ${withShare(baseline.benchmarkMs + candidate.benchmarkMs, totalMs)}`,
-    ...quality ? [`answering the quality set ${withShare(qualityMs, totalMs)}`] : [],
-    `stopping ${formatDuration(baseline.stopMs + candidate.stopMs)}`
-  ];
-  const most = Math.max(baseline.starts, candidate.starts);
-  const why = most > 1 ? `Each run starts each engine once, whatever the number of scenarios: ${most} runs cost ${most} starts of each engine, and buy an interval that sees how much engine starts differ in speed (with a calibration of the runner, fewer runs hold).` : "Each engine started once: one run sees nothing of how much engine starts differ in speed.";
-  const brief = totalMs > 0 ? `engine starts ${formatPercent(starts / totalMs)} of ${formatDuration(totalMs)}` : `engine starts ${formatDuration(starts)}`;
-  return { rows, sentence: `The round took ${formatDuration(totalMs)}: ${parts.join(", ")}. ${why}`, brief };
-}
-
 // src/scorecard/render/render-time-spent.ts
 function renderTimeSpent(card) {
   if (!card.timeSpent) return "";
   const { rows, sentence } = describeTimeSpent(card.timeSpent);
   const table = markdownTable(rows, { alignDelimiters: false, align: ["l", ...(rows[0] ?? []).slice(1).map(() => "r")] });
+  const four = describeFixedFour(card, card.timeSpent);
   return `**Where the time went**
 
 ${table}
 
-${sentence}`;
+${sentence}${four ? ` ${four}` : ""}`;
 }
 
 // src/scorecard/render/render-method-section.ts
-var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. Each answer is held to every answer the baseline gave the prompt over the round's runs (a batching engine answers some prompts more than one way at temperature 0): one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts and counts as unexplained, and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, on a prompt whose answers never vary. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than shuffling the two engines' answers gives (or any, where the baseline never varied), or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
+var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. Each answer is held to every answer the baseline gave the prompt over the round's runs (a batching engine answers some prompts more than one way at temperature 0): one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts and counts as unexplained, and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, on a prompt the baseline answered one way in every run. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than shuffling the two engines' answers gives or far more than the baseline's own variation gives (or any, with one run), when more than gate.maxRegressedPrompts of the prompts score under gate.regressionFloor or the E2E p90 or throughput is worse than that floor allows, or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
+var SEQUENTIAL_RULE_SENTENCE = "With a run budget (bench.runs { min, max }) the rule is a sequential test: after each pair of runs (one with the baseline first, one with the candidate first) it compares the runs' mean log score with the bar, in standard errors read from how much each engine's starts differ (or from a calibration), against bounds that spend a one-sided error of 4% over all the looks (Lan\u2013DeMets); the round passes when a look reaches its bound and nothing else keeps the gate closed, fails when the upper bound rules out a speedup of 1.1\xD7 the bar, and otherwise goes on, until the budget's last run. Reasons more runs do not fix (an engine failure, too few prompts, and cuts, partings or unexplained answers while the baseline's answers never varied) stop it at once.";
 function countsTable(card) {
   const score = card.roundScore === null ? "\u2014 (no prompt was scored)" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)}): the median over prompts of the candidate's end-to-end speedup at equal output length`;
   const rows = [["Round score", score]];
   const intervalWords = describeInterval(card);
   if (intervalWords) rows.push(["Interval", escapeInline(intervalWords)]);
   rows.push(
-    ["Runs", escapeInline(describeRuns(card))],
+    ["Runs", escapeInline(describeRuns2(card))],
     ["Noise", escapeInline(describeNoise(card))],
     ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
     ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
@@ -68614,7 +69839,7 @@ function settingsTable(card) {
       [closedLoop ? "Load" : "Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
       [
         closedLoop ? `concurrency ${s.concurrency}` : `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
-        String(s.runs),
+        s.budget ? `${s.budget.min} to ${s.budget.max} (a budget)` : String(s.runs),
         s.thinking ? "on" : "off",
         s.contextLimit.toLocaleString("en-US"),
         s.maxTokens.toLocaleString("en-US"),
@@ -68641,8 +69866,9 @@ function renderMethodSection(card) {
   const estimate = card.tokenCountsEstimated ? "Token counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk." : "";
   const time3 = card.timeSpent ? describeTimeSpent(card.timeSpent) : null;
   const timeSection = renderTimeSpent(card);
+  const budgetRule = card.settings.budget || card.scenarios?.some((scenario) => scenario.card.settings.budget) ? SEQUENTIAL_RULE_SENTENCE : "";
   if (card.scenarios && card.scenarios.length > 0) {
-    const parts2 = [scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
+    const parts2 = [scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, budgetRule, estimate, countingSentence(card)];
     const summary = `How the score was measured: how the scenarios combine, where the time went and the rule${time3 ? ` (${time3.brief})` : ""}`;
     return renderFold(summary, parts2.filter((part) => part !== "").join("\n\n"));
   }
@@ -68652,6 +69878,7 @@ function renderMethodSection(card) {
     describeSyntheticPrompts(card),
     timeSection,
     SCORING_RULE_SENTENCE,
+    budgetRule,
     estimate,
     countingSentence(card)
   ].filter((part) => part !== "");
@@ -68760,11 +69987,11 @@ ${left} more prompts are not shown here to fit GitHub's size limit; all ${card.p
 }
 
 // src/scorecard/render/describe-quality.ts
-var NAMED = 40;
+var NAMED2 = 40;
 function listIds2(ids) {
   if (ids.length === 0) return "none";
-  const named2 = ids.slice(0, NAMED).join(", ");
-  return ids.length > NAMED ? `${named2} and ${ids.length - NAMED} more` : named2;
+  const named2 = ids.slice(0, NAMED2).join(", ");
+  return ids.length > NAMED2 ? `${named2} and ${ids.length - NAMED2} more` : named2;
 }
 function describeQualityRows(card) {
   const judgement = card.quality?.judgement;
@@ -69009,7 +70236,7 @@ function renderSpeedSection(card) {
     ]
   ];
   const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
-  const runs = card.settings.runs;
+  const runs = card.settings.budget ? card.runs.completed : card.settings.runs;
   const expected = card.promptsScored * runs;
   const partial2 = metrics.prompts < expected ? ` (${metrics.prompts} of ${expected}: the other shards' cards carried no metrics)` : "";
   const subject = runs === 1 ? `${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}` : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
@@ -69035,7 +70262,11 @@ function renderSummaryTable(card) {
   ];
   const speed = renderSpeedLead(card);
   if (speed !== "") rows.push(["Speed", speed]);
+  const regressed = describeRegressedPrompts(card);
+  if (regressed) rows.push(["Slower prompts", escapeInline(regressed)]);
   for (const row of describeQualityRows(card)) rows.push([row.label, `${row.mark} ${escapeInline(row.text)}`]);
+  const answers = describeUnexplainedDecision(card);
+  if (answers) rows.push(["Answers", escapeInline(answers)]);
   const gate = describeGate(card);
   rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
   const next = describeNextStep(card);
@@ -69177,8 +70408,8 @@ function describeOverlay(side2, role, esc2) {
 function describeBuild(side2, esc2) {
   const { build } = side2;
   if (!build.ran) return `none: ${esc2(build.reason)}`;
-  const cache = build.cache === null ? "" : `; build cache ${build.cache}${build.hit === null ? "" : build.hit ? ", hit" : ", missed"}`;
-  return `ran${seconds(build.ms)}${cache}: ${esc2(build.reason)}`;
+  const cache2 = build.cache === null ? "" : `; build cache ${build.cache}${build.hit === null ? "" : build.hit ? ", hit" : ", missed"}`;
+  return `ran${seconds(build.ms)}${cache2}: ${esc2(build.reason)}`;
 }
 function renderCommitsSection(card) {
   const commits = card.commits;
@@ -69223,8 +70454,8 @@ function renderCommitsText(card) {
   for (const role of ["baseline", "candidate"]) {
     const side2 = commits[role];
     if (!side2) continue;
-    const cache = role === "baseline" && side2.cache !== null ? `; image: ${describeCache(side2)}` : "";
-    lines2.push(`  ${role}: overlay ${describeOverlay(side2, role, plain)}${cache}; build ${describeBuild(side2, plain)}`);
+    const cache2 = role === "baseline" && side2.cache !== null ? `; image: ${describeCache(side2)}` : "";
+    lines2.push(`  ${role}: overlay ${describeOverlay(side2, role, plain)}${cache2}; build ${describeBuild(side2, plain)}`);
   }
   return lines2;
 }
@@ -69233,9 +70464,10 @@ function renderCommitsText(card) {
 function renderScenarioTable(description) {
   return markdownTable(
     [
-      ["Scenario", "Load", "Prompts", "Score", "Interval", "Verdict"],
+      ["Scenario", "Role", "Load", "Prompts", "Score", "Interval", "Verdict"],
       ...description.rows.map((row) => [
         `**${escapeInline(row.name)}**`,
+        row.role,
         escapeInline(row.load),
         escapeInline(row.prompts),
         row.score,
@@ -69243,7 +70475,7 @@ function renderScenarioTable(description) {
         `${row.mark} ${escapeInline(row.verdict)}`
       ])
     ],
-    { alignDelimiters: false, align: ["l", "l", "l", "r", "l", "l"] }
+    { alignDelimiters: false, align: ["l", "l", "l", "l", "r", "l", "l"] }
   );
 }
 function renderScenarioQueueNotice(description) {
@@ -69308,6 +70540,9 @@ function describeShortWhy(card, maxRegression) {
   const why = noScore ? `no score: ${firstClause(noScore[1] ?? "")}` : firstClause(reason);
   return rest.length > 0 ? `${why} (+${rest.length} more)` : why;
 }
+function describeRole(card) {
+  return `${card.gate.role ?? "target"} \u2265 ${formatBar(card.gate.bar)}`;
+}
 function describeRow(scenario, judgement, maxRegression, noVerdict) {
   const { card } = scenario;
   const interval = card.scoreInterval ? `[${formatTimes(card.scoreInterval.low)}, ${formatTimes(card.scoreInterval.high)}]` : card.roundScore === null ? "\u2014" : "none (too few prompts)";
@@ -69315,6 +70550,7 @@ function describeRow(scenario, judgement, maxRegression, noVerdict) {
   const verdict = noVerdict ? "no verdict" : judgement.passed ? "passed" : describeShortWhy(card, maxRegression);
   return {
     name: scenario.name,
+    role: describeRole(card),
     load: describeLoad(card.settings),
     prompts: describePromptSource(card),
     score: formatTimes(card.roundScore),
@@ -69665,7 +70901,12 @@ function mergeScenarioConfig(config2, scenario) {
     concurrency: null
   } : {};
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== void 0));
-  return { ...config2, bench: { ...bench, ...defined, ...load }, gate: { ...config2.gate, ...gate } };
+  const merged = { ...config2, bench: { ...bench, ...defined, ...load }, gate: { ...config2.gate, ...gate } };
+  const budget = typeof merged.bench.runs === "object";
+  if (gate?.use === void 0 && config2.gate.use !== void 0 && budget !== (typeof bench.runs === "object")) {
+    merged.gate = { ...merged.gate, use: defaultGateMode(merged.gate.calibration !== void 0, budget) };
+  }
+  return merged;
 }
 
 // src/config/load-round-scenarios.ts
@@ -69713,7 +70954,7 @@ function sendsBenchPrompts(config2) {
 
 // src/config/check-config-paths.ts
 import { constants as constants4 } from "node:fs";
-import { access, stat as stat2 } from "node:fs/promises";
+import { access as access2, stat as stat2 } from "node:fs/promises";
 import { isAbsolute as isAbsolute6, join as join8, relative as relative4, resolve as resolve4 } from "node:path";
 var resolveAgainst = (baseDir) => (path) => isAbsolute6(path) ? path : resolve4(baseDir, path);
 function listConfigPaths(config2, baseDir, patchPath, options = {}) {
@@ -69785,7 +71026,7 @@ async function findProblem(path, kind) {
   if (kind === "file" && !info.isFile()) return info.isDirectory() ? "is a folder" : "is not a regular file";
   if (kind === "folder" && !info.isDirectory()) return "is a file";
   try {
-    await access(path, info.isDirectory() ? constants4.R_OK | constants4.X_OK : constants4.R_OK);
+    await access2(path, info.isDirectory() ? constants4.R_OK | constants4.X_OK : constants4.R_OK);
   } catch (error62) {
     return `cannot be read (${error62.code ?? error62.message})`;
   }
@@ -69927,7 +71168,15 @@ var maxTokensSchema = integerIn(1, 1e6, "expected a whole number of tokens from 
 var requestIntervalSchema = external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" });
 var arrivalSchema = enumOf(["fixed", "poisson"]);
 var concurrencySchema = integerIn(1, 1e5, "expected a whole number of requests in flight from 1 to 100000");
-var runsSchema = integerIn(1, 100, "expected a whole number of runs from 1 to 100");
+var RUNS_EXPECTATION = `expected a whole number of runs from 1 to 100, or a budget { min, max } of runs from 2 to ${MAX_BUDGET_RUNS} the rule decides within`;
+var budgetRuns = integerIn(2, MAX_BUDGET_RUNS, `expected a whole number of runs from 2 to ${MAX_BUDGET_RUNS}`);
+var runsSchema = external_exports.union(
+  [
+    integerIn(1, 100, RUNS_EXPECTATION),
+    external_exports.strictObject({ min: budgetRuns, max: budgetRuns }, { error: "expected a budget with min and max, such as { min: 2, max: 16 }" })
+  ],
+  { error: RUNS_EXPECTATION }
+);
 var warmupRequestsSchema = integerIn(0, 1e4, "expected a whole number from 0 to 10000");
 var benchFields = external_exports.strictObject(
   {
@@ -69945,7 +71194,7 @@ var benchFields = external_exports.strictObject(
     tolerance: external_exports.number({ error: "expected a number in (0, 1]" }).gt(0, { error: "expected a number in (0, 1]" }).lte(1, { error: "expected a number in (0, 1]" }),
     warmupRequests: warmupRequestsSchema.default(0),
     // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
-    runs: runsSchema.default(DEFAULT_BENCH_RUNS),
+    runs: runsSchema.default({ ...DEFAULT_RUN_BUDGET }),
     // counterbalanced: odd runs start the baseline first, even runs the candidate, so going first or second favours neither.
     order: enumOf(["counterbalanced", "baseline-first"]).default("counterbalanced"),
     // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for
@@ -69964,6 +71213,8 @@ var benchFields = external_exports.strictObject(
   { error: "expected an object with prompts, maxTokens, requestIntervalMs (or concurrency), contextLimit and tolerance" }
 );
 var benchSchema = benchFields.superRefine((bench, ctx) => {
+  const budgetProblem = typeof bench.runs === "object" ? describeBudgetProblem(bench.runs, bench.order) : null;
+  if (budgetProblem) ctx.addIssue({ code: "custom", path: ["runs"], message: budgetProblem });
   if (bench.concurrency == null && bench.requestIntervalMs === void 0) {
     ctx.addIssue({
       code: "custom",
@@ -70125,6 +71376,11 @@ var minAgreementSchema = wholeShareSchema("expected a share of the compared leng
 var maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(
   DEFAULT_MAX_UNEXPLAINED
 );
+var regressionFloorMessage = "expected a speedup in (0, 1], such as 0.8";
+var regressionFloorSchema = external_exports.number({ error: regressionFloorMessage }).gt(0, { error: regressionFloorMessage }).lte(1, { error: regressionFloorMessage }).default(DEFAULT_REGRESSION_FLOOR);
+var maxRegressedPromptsSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(
+  DEFAULT_MAX_REGRESSED_PROMPTS
+);
 var minRoundScoreSchema = positiveNumber("expected a speedup greater than 0, such as 1.0");
 var answersSchema = enumOf(["speed", "quality"]);
 var gateQualitySchema = external_exports.strictObject(
@@ -70136,12 +71392,14 @@ var gateQualitySchema = external_exports.strictObject(
 var gateSchema = external_exports.strictObject(
   {
     minRoundScore: minRoundScoreSchema,
-    // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
+    // A run budget is decided by the sequential rule; a number of runs by the interval's low end, or with a calibration the noise floor.
     use: enumOf(GATE_MODES).optional(),
     maxUnscored: maxUnscoredSchema,
     minPrompts: minPromptsSchema,
     minAgreement: minAgreementSchema,
     maxUnexplained: maxUnexplainedSchema,
+    regressionFloor: regressionFloorSchema,
+    maxRegressedPrompts: maxRegressedPromptsSchema,
     calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
     // Both absent unless set: a config without them hashes as it did before they existed.
     answers: answersSchema.optional(),
@@ -70150,7 +71408,11 @@ var gateSchema = external_exports.strictObject(
     maxRegression: external_exports.number({ error: "expected a speedup in (0, 1], such as 0.97" }).gt(0, { error: "expected a speedup in (0, 1], such as 0.97" }).lte(1, { error: "expected a speedup in (0, 1], such as 0.97" }).optional()
   },
   { error: "expected an object such as { minRoundScore: 1.0 }" }
-).transform((gate) => ({ ...gate, use: gate.use ?? defaultGateMode(gate.calibration !== void 0) }));
+);
+function fillGateUse(config2) {
+  const use = config2.gate.use ?? defaultGateMode(config2.gate.calibration !== void 0, typeof config2.bench.runs === "object");
+  return { ...config2, gate: { ...config2.gate, use } };
+}
 var scenarioGateSchema = external_exports.strictObject(
   {
     minRoundScore: minRoundScoreSchema.optional(),
@@ -70159,9 +71421,16 @@ var scenarioGateSchema = external_exports.strictObject(
     minPrompts: minPromptsSchema.unwrap().optional(),
     minAgreement: minAgreementSchema.unwrap().optional(),
     maxUnexplained: maxUnexplainedSchema.unwrap().optional(),
-    answers: answersSchema.optional()
+    regressionFloor: regressionFloorSchema.unwrap().optional(),
+    maxRegressedPrompts: maxRegressedPromptsSchema.unwrap().optional(),
+    answers: answersSchema.optional(),
+    // Left out: target (minRoundScore is its bar). A guard must not be surely slower than 1 − margin (evaluate-gate.ts).
+    role: enumOf(SCENARIO_ROLES).optional(),
+    margin: external_exports.number({ error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" }).gt(0, { error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" }).lt(1, { error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" }).optional()
   },
-  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained and answers" }
+  {
+    error: "expected an object with some of role, minRoundScore, margin, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, regressionFloor, maxRegressedPrompts and answers"
+  }
 );
 
 // src/config/quality-settings-schema.ts
@@ -70273,12 +71542,12 @@ function refineQuality(config2, ctx) {
 }
 
 // src/config/refine-runtime-paths.ts
-import { posix as posix3 } from "node:path";
+import { posix as posix4 } from "node:path";
 function refineRuntimePaths(config2, ctx) {
   if (config2.runtime === "docker") {
     for (const role of ["baseline", "candidate"]) {
       const cwd = config2[role].cwd;
-      if (cwd !== void 0 && !posix3.isAbsolute(cwd)) {
+      if (cwd !== void 0 && !posix4.isAbsolute(cwd)) {
         ctx.addIssue({
           code: "custom",
           path: [role, "cwd"],
@@ -70297,7 +71566,7 @@ function refineRuntimePaths(config2, ctx) {
   const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
   const seen = /* @__PURE__ */ new Set();
   config2.docker.mounts.forEach((mount, index) => {
-    const target = posix3.normalize(mount.target).replace(/\/$/, "");
+    const target = posix4.normalize(mount.target).replace(/\/$/, "");
     if (seen.has(target)) {
       ctx.addIssue({
         code: "custom",
@@ -70306,7 +71575,7 @@ function refineRuntimePaths(config2, ctx) {
       });
     }
     seen.add(target);
-    if (sourceDir && `${posix3.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
+    if (sourceDir && `${posix4.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
       ctx.addIssue({
         code: "custom",
         path: ["docker", "mounts", index],
@@ -70335,6 +71604,18 @@ function refineSyntheticPrompts(prompts, config2, ctx, at) {
       message: `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit (${config2.bench.contextLimit}); lower one of them`
     });
   }
+}
+
+// src/config/describe-rule-for-runs.ts
+function describeRuleForRuns(runs, use) {
+  if (use === void 0) return null;
+  if (typeof runs === "object" && use !== "sequential") {
+    return `expected sequential, or no gate.use: bench.runs is a budget ({ min: ${runs.min}, max: ${runs.max} }), which the sequential rule decides (a number of runs is gated by interval-low, noise-floor or round-score)`;
+  }
+  if (typeof runs === "number" && use === "sequential") {
+    return `expected interval-low, noise-floor or round-score, or bench.runs as a budget { min, max }: the sequential rule decides a budget, and bench.runs is ${runs}`;
+  }
+  return null;
 }
 
 // src/config/refine-scenarios.ts
@@ -70369,6 +71650,10 @@ function refineScenarios(config2, ctx) {
     const merged = mergeScenarioConfig(config2, scenario);
     if (scenario.maxTokens !== void 0) refineAnswerLength(merged.bench, ctx, at);
     if (scenario.prompts !== void 0) refineSyntheticPrompts(scenario.prompts, merged, ctx, at);
+    const budgetProblem = typeof scenario.runs === "object" ? describeBudgetProblem(scenario.runs, merged.bench.order) : null;
+    if (budgetProblem) ctx.addIssue({ code: "custom", path: [...at, "runs"], message: budgetProblem });
+    const ruleProblem = scenario.gate?.use !== void 0 ? describeRuleForRuns(merged.bench.runs, merged.gate.use) : null;
+    if (ruleProblem) ctx.addIssue({ code: "custom", path: [...at, "gate", "use"], message: ruleProblem });
     if (scenario.gate?.use === "noise-floor" && !merged.gate.calibration) {
       ctx.addIssue({
         code: "custom",
@@ -70413,6 +71698,8 @@ function refineRoundConfig(config2, ctx) {
   refineSyntheticPrompts(config2.bench.prompts, config2, ctx, ["bench"]);
   refineScenarios(config2, ctx);
   refineTokenizerSource(config2, ctx);
+  const ruleProblem = describeRuleForRuns(config2.bench.runs, config2.gate.use);
+  if (ruleProblem) ctx.addIssue({ code: "custom", path: ["gate", "use"], message: ruleProblem });
   refineQuality(config2, ctx);
   if (config2.gate.use === "noise-floor" && !config2.gate.calibration) {
     ctx.addIssue({
@@ -70516,6 +71803,63 @@ var sourceSchema = external_exports.strictObject(
   { error: "expected an object with revision, paths, compiledPaths, build, buildCache, buildCacheHit or cacheBaseline" }
 );
 
+// src/config/watch-settings-schema.ts
+var DRIFT_EXPECTATION = "expected a speedup in (0, 1], such as 0.97 (a scenario 3% slower)";
+var maxDriftSchema = external_exports.number({ error: DRIFT_EXPECTATION }).gt(0, { error: DRIFT_EXPECTATION }).lte(1, { error: DRIFT_EXPECTATION }).default(0.97);
+var maxRepeatsSchema = integerIn(0, 5, "expected a whole number of repeats from 0 to 5, such as 2").default(2);
+var SHARE_EXPECTATION = "expected a share of the drift in (0, 1], such as 0.5 (most of it)";
+var explainShareSchema = external_exports.number({ error: SHARE_EXPECTATION }).gt(0, { error: SHARE_EXPECTATION }).lte(1, { error: SHARE_EXPECTATION }).default(0.5);
+var SINCE_EXPECTATION = "expected where the watch starts when it has found no good commit yet: { days: 7 } (main's first-parent commit that old), { tag: v0.5.0 } or { commit: <sha> }";
+var watchSinceSchema = external_exports.union(
+  [
+    external_exports.strictObject({ days: integerIn(1, 3650, "expected a whole number of days from 1 to 3650, such as 7") }),
+    external_exports.strictObject({ tag: nonEmptyString("expected a tag name, such as v0.5.0") }),
+    external_exports.strictObject({
+      commit: external_exports.string({ error: "expected a commit SHA (7 to 40 hexadecimal digits)" }).regex(/^[0-9a-fA-F]{7,40}$/, { error: "expected a commit SHA (7 to 40 hexadecimal digits)" })
+    })
+  ],
+  { error: SINCE_EXPECTATION }
+);
+var CHANGE_POINT_EXPECTATION = "expected an object with some of enabled, maxPValue, minSegment, minChange and permutations";
+var changePointSchema = external_exports.strictObject(
+  {
+    enabled: boolean4().default(true),
+    maxPValue: external_exports.number({ error: "expected a p-value in (0, 0.5], such as 0.01" }).gt(0, { error: "expected a p-value in (0, 0.5], such as 0.01" }).lte(0.5, { error: "expected a p-value in (0, 0.5], such as 0.01" }).default(0.01),
+    minSegment: integerIn(2, 50, "expected a whole number of rounds from 2 to 50, such as 3").default(3),
+    minChange: external_exports.number({ error: "expected a relative change in [0, 0.5), such as 0.02 (2% slower)" }).min(0, { error: "expected a relative change in [0, 0.5), such as 0.02 (2% slower)" }).lt(0.5, { error: "expected a relative change in [0, 0.5), such as 0.02 (2% slower)" }).default(0.02),
+    permutations: integerIn(19, 9999, "expected a whole number of permutations from 19 to 9999, such as 199").default(199)
+  },
+  { error: CHANGE_POINT_EXPECTATION }
+);
+var watchSchema = external_exports.strictObject(
+  {
+    maxDrift: maxDriftSchema,
+    since: watchSinceSchema.default({ days: 7 }),
+    maxRepeats: maxRepeatsSchema,
+    explainShare: explainShareSchema,
+    // The change-point method over the drift rounds the state file keeps (speedgate watch without the app).
+    changePoint: changePointSchema.prefault({})
+  },
+  { error: "expected an object with some of maxDrift, since, maxRepeats, explainShare and changePoint" }
+);
+var DEFAULT_WATCH = watchSchema.parse({});
+var appWatchSchema = external_exports.strictObject(
+  {
+    workflow: external_exports.string({ error: "expected the watch workflow's file name, such as speedgate-watch.yml" }).regex(/^[\w.-]+\.ya?ml$/, { error: "expected the watch workflow's file name, such as speedgate-watch.yml" }).default("speedgate-watch.yml"),
+    maxDrift: maxDriftSchema,
+    maxRepeats: maxRepeatsSchema,
+    explainShare: explainShareSchema,
+    // Steps dispatched at once: with several runners free, a step splits the range in parallelSteps + 1 parts.
+    parallelSteps: integerIn(1, 8, "expected a whole number of steps dispatched at once from 1 to 8, such as 1").default(1),
+    // Each merge to the default branch scored against its parent after it lands.
+    everyMerge: boolean4().default(false),
+    changePoint: changePointSchema.prefault({})
+  },
+  {
+    error: "expected an object with some of workflow, maxDrift, maxRepeats, explainShare, parallelSteps, everyMerge and changePoint"
+  }
+);
+
 // src/config/round-config-schema.ts
 var roundConfigSchema = external_exports.strictObject(
   {
@@ -70533,11 +71877,13 @@ var roundConfigSchema = external_exports.strictObject(
     source: sourceSchema.prefault({}),
     // Absent: the round is the one workload bench describes, as before scenarios existed (same fingerprint).
     scenarios: scenariosSchema.optional(),
+    // Watching main (speedgate watch, bisect, the action's mode: watch); absent: the defaults. Not part of the fingerprint.
+    watch: watchSchema.optional(),
     // Absent: the round judges no quality, and hashes as it did before quality existed.
     quality: qualitySchema.optional()
   },
   { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
-).superRefine(refineRoundConfig).superRefine(refineBenchPrompts, { when: () => true });
+).superRefine(refineRoundConfig).superRefine(refineBenchPrompts, { when: () => true }).transform(fillGateUse);
 
 // src/config/resolve-round-commits.ts
 import { isAbsolute as isAbsolute7 } from "node:path";
@@ -70768,8 +72114,9 @@ async function readRound(configPath, options, purpose) {
       fingerprint,
       ...tokenCounter !== void 0 ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null },
       commits,
-      // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
-      calibration: options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath2, baseDir, prompts.length, fingerprint, scenarios)
+      // A check may run where the runner's files are not: then the calibration's fit is decided when the round runs. Where they
+      // all are, the check decides it as the run will, so a config --check calls valid is one run accepts (#39).
+      calibration: options.skipCalibration || purpose === "check" && paths.some((path) => path.problem !== null) ? null : await loadRoundCalibration(finalConfig, absolutePath2, baseDir, prompts.length, fingerprint, scenarios, commits !== null)
     },
     paths
   };
@@ -71125,8 +72472,34 @@ function mergeRoundMetrics(parts) {
 
 // src/scorecard/rescore-scenario-card.ts
 function recordedGateSettings(card) {
-  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality } = card.gate;
-  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality };
+  const {
+    minRoundScore,
+    use,
+    maxUnscored,
+    minPrompts,
+    minAgreement,
+    maxUnexplained,
+    regressionFloor,
+    maxRegressedPrompts,
+    answers,
+    quality,
+    role,
+    margin
+  } = card.gate;
+  return {
+    minRoundScore,
+    use,
+    maxUnscored,
+    minPrompts,
+    minAgreement,
+    maxUnexplained,
+    regressionFloor,
+    maxRegressedPrompts,
+    answers,
+    quality,
+    role,
+    margin
+  };
 }
 
 // src/shard/pick-scenario-cards.ts
@@ -71392,17 +72765,16 @@ function mergeShardCards(cards, options) {
 export {
   ConfigError,
   RoundCancelledError,
+  createSeededRandom,
   describeValue,
+  external_exports,
   loadSimInputs,
   simProfileSchema,
   startSimEngine,
-  MIN_CALIBRATION_ROUNDS,
-  computeNoiseFloor,
-  calibrationSettingsOf,
-  hashBaseline,
-  CALIBRATION_KIND,
-  CALIBRATION_SCHEMA_VERSION,
-  selfAgreementOf,
+  compareIds,
+  formatTimes,
+  formatScoreAgainstBar,
+  formatPercent,
   fingerprintRound,
   GitError,
   runGit,
@@ -71410,12 +72782,15 @@ export {
   findRepositoryRoot,
   resolveCommit,
   cleanLogLine,
+  escapeInline,
   resolveRoundEngines,
+  engineFamily,
   isAncestor,
   createPathFilter,
-  formatTimes,
-  formatScoreAgainstBar,
-  formatPercent,
+  MIN_CALIBRATION_ROUNDS,
+  computeNoiseFloor,
+  CALIBRATION_KIND,
+  CALIBRATION_SCHEMA_VERSION,
   GATE_MODES,
   MAX_LISTED_LEFT_OUT,
   planCommitChange,
@@ -71425,10 +72800,12 @@ export {
   findPackageRoot,
   PROCESS_ENGINE_HOST,
   sweepLeftRounds,
-  engineFamily,
-  compareIds,
   DEFAULT_MAX_QUALITY_DROP,
+  calibratedSpread,
+  detectableWithin,
   SPEEDGATE_VERSION,
+  calibrationRunsOf,
+  describeRuns,
   readGpuSnapshot,
   describeMemoryInUse,
   describeHolders,
@@ -71439,7 +72816,12 @@ export {
   findSharedPrompts,
   describeSharedPrompts,
   describeRoundTwoRuns,
+  calibrationSettingsOf,
+  hashBaseline,
+  selfAgreementOf,
   runRound,
+  describeTimeSpent,
+  describeFixedFour,
   describeRunnerFix,
   decideVerdict,
   formatMs,
@@ -71448,10 +72830,11 @@ export {
   describeVerdict,
   formatRunScores,
   describeInterval,
-  describeRuns,
+  describeRuns2,
   describeNoise,
   describeUnscored,
   explainCudaOom,
+  markdownTable,
   roundRuns2 as roundRuns,
   integrityRows,
   countingSentence,
@@ -71459,10 +72842,11 @@ export {
   describeIntervalBriefly,
   describeScore,
   describePromptCounts,
+  describeRegressedPrompts,
+  describeUnexplainedDecision,
   describeGate,
   describeNextStep,
   describeInconclusive,
-  describeTimeSpent,
   findSameOutcome,
   describeQualityRows,
   describeChangedQuestions,
@@ -71486,6 +72870,7 @@ export {
   sendsBenchPrompts,
   checkPatchBytes,
   DEFAULT_REVISION_LABEL,
+  DEFAULT_WATCH,
   parseRoundConfigYaml,
   loadRound,
   checkRound,
