@@ -5,34 +5,20 @@ import type { ScenarioCard, ScenarioResult, Scorecard } from "./scorecard-schema
 
 /** The gate settings a card records: the bar its round (or its scenario) was configured with. */
 export function recordedGateSettings(card: Pick<ScenarioCard, "gate">): GateSettings {
+  // Everything the card's gate holds but its settings: the verdict the rescore decides again, the calibration it reads
+  // from its own options, and the whole round's maxRegression, which combines scenarios rather than gating one.
   const {
-    minRoundScore,
-    use,
-    maxUnscored,
-    minPrompts,
-    minAgreement,
-    maxUnexplained,
-    regressionFloor,
-    maxRegressedPrompts,
-    answers,
-    quality,
-    role,
-    margin,
+    passed: _passed,
+    reason: _reason,
+    reasons: _reasons,
+    rule: _rule,
+    bar: _bar,
+    unexplainedDecision: _decision,
+    calibration: _calibration,
+    maxRegression: _maxRegression,
+    ...settings
   } = card.gate;
-  return {
-    minRoundScore,
-    use,
-    maxUnscored,
-    minPrompts,
-    minAgreement,
-    maxUnexplained,
-    regressionFloor,
-    maxRegressedPrompts,
-    answers,
-    quality,
-    role,
-    margin,
-  };
+  return settings;
 }
 
 export interface ScenarioRescoreOptions extends Omit<RescoreOptions, "gate"> {
