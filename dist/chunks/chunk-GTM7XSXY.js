@@ -72473,33 +72473,17 @@ function mergeRoundMetrics(parts) {
 // src/scorecard/rescore-scenario-card.ts
 function recordedGateSettings(card) {
   const {
-    minRoundScore,
-    use,
-    maxUnscored,
-    minPrompts,
-    minAgreement,
-    maxUnexplained,
-    regressionFloor,
-    maxRegressedPrompts,
-    answers,
-    quality,
-    role,
-    margin
+    passed: _passed,
+    reason: _reason,
+    reasons: _reasons,
+    rule: _rule,
+    bar: _bar,
+    unexplainedDecision: _decision,
+    calibration: _calibration,
+    maxRegression: _maxRegression,
+    ...settings
   } = card.gate;
-  return {
-    minRoundScore,
-    use,
-    maxUnscored,
-    minPrompts,
-    minAgreement,
-    maxUnexplained,
-    regressionFloor,
-    maxRegressedPrompts,
-    answers,
-    quality,
-    role,
-    margin
-  };
+  return settings;
 }
 
 // src/shard/pick-scenario-cards.ts
