@@ -107,7 +107,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-GTM7XSXY.js";
+} from "./chunks/chunk-P3BFFAKA.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -3,7 +3,13 @@ import type { QualityJudgement } from "./judge-quality.js";
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar } from "./format-speedup.js";
 import { type UnexplainedAnswers, type UnexplainedJudgement, type UnexplainedRule, judgeUnexplained } from "./judge-unexplained.js";
 import { DEFAULT_GUARD_MARGIN, type ScenarioRole } from "./scenario-role.js";
-import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR, type RegressionEvidence, judgeRegression } from "./judge-regression.js";
+import {
+  effectiveRegressionFloor,
+  DEFAULT_MAX_REGRESSED_PROMPTS,
+  DEFAULT_REGRESSION_FLOOR,
+  type RegressionEvidence,
+  judgeRegression,
+} from "./judge-regression.js";
 
 /**
  * - `interval-low`: the bootstrap interval's low end must clear the bar (the default without a calibration).
@@ -390,17 +396,22 @@ export function gateBar(settings: GateSettings, noise: NoiseInput | null | undef
 
 /**
  * The minority-regression rule's reasons (judgeRegression under the settings' floor), as evaluateGate lists them: a
- * round with a run budget reads them apart, since more runs may change a speed measurement but never a cut.
+ * round with a run budget reads them apart, since more runs may change a speed measurement but never a cut. None when
+ * the round score itself is under the floor: the whole round is slower, which the rule's own verdict says, and the
+ * median hides nothing.
  */
-export function regressionReasons(input: Pick<GateInput, "regression">, settings: GateSettings): string[] {
+export function regressionReasons(input: Pick<GateInput, "regression" | "roundScore" | "noise">, settings: GateSettings): string[] {
   if (!input.regression) return [];
-  return judgeRegression(input.regression, {
+  const regression = {
     regressionFloor: settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR,
     maxRegressedPrompts: settings.maxRegressedPrompts ?? DEFAULT_MAX_REGRESSED_PROMPTS,
     minRoundScore: settings.minRoundScore,
     role: settings.role,
     margin: settings.margin,
-  });
+    bar: gateBar(settings, input.noise),
+  };
+  if (input.roundScore !== null && input.roundScore < effectiveRegressionFloor(regression)) return [];
+  return judgeRegression(input.regression, regression);
 }
 
 export function evaluateGate(input: GateInput, settings: GateSettings): GateResult {

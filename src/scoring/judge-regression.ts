@@ -29,28 +29,25 @@ export interface RegressionSettings {
   /** A guard's floor follows its own bar, 1 − gate.margin. */
   role?: ScenarioRole | undefined;
   margin?: number | undefined;
+  /** The bar the gate's rule compared with (gateBar: a guard's lowered by a calibration's noise floor); absent: read from the above. */
+  bar?: number | undefined;
 }
 
 /**
  * The floor a prompt is held to: gate.regressionFloor of the bar where the bar is under 1. A scenario
  * whose maintainers accept 0.25× (a noisy one-run workload, a "must not regress by much" bar) is not
- * failed for prompts at 0.6×, which its own bar allows; at a bar of 1 or more the floor is gate.regressionFloor.
+ * failed for prompts at 0.6×, which its own bar allows; a guard's bar is 1 − margin, lowered by a
+ * calibration's noise floor, whatever minRoundScore says; at a bar of 1 or more the floor is gate.regressionFloor.
  */
-export function effectiveRegressionFloor(settings: {
-  regressionFloor?: number | undefined;
-  minRoundScore?: number | undefined;
-  role?: ScenarioRole | undefined;
-  margin?: number | undefined;
-}): number {
-  // A guard's bar is 1 − margin, whatever minRoundScore says: a guard allowed 20% slower is not failed for prompts at 0.75×.
-  const bar = settings.role === "guard" ? 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN) : (settings.minRoundScore ?? 1);
+export function effectiveRegressionFloor(settings: Partial<RegressionSettings>): number {
+  const bar = settings.bar ?? (settings.role === "guard" ? 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN) : (settings.minRoundScore ?? 1));
   return (settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR) * Math.min(1, bar);
 }
 
 /** How a reason names the floor: gate.regressionFloor, or that of the bar. */
 function floorName(settings: RegressionSettings): string {
-  if (settings.role === "guard") return "gate.regressionFloor × (1 − gate.margin)";
-  return (settings.minRoundScore ?? 1) < 1 ? "gate.regressionFloor × gate.minRoundScore" : "gate.regressionFloor";
+  if (effectiveRegressionFloor({ ...settings, regressionFloor: 1 }) >= 1) return "gate.regressionFloor";
+  return settings.role === "guard" ? "gate.regressionFloor × the guard's bar" : "gate.regressionFloor × gate.minRoundScore";
 }
 
 /** What the minority-regression rule reads of a round. */

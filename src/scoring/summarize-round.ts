@@ -6,6 +6,7 @@ import {
   MIN_PROMPTS_FOR_INTERVAL,
   type NoiseInput,
   evaluateGate,
+  gateBar,
   regressionReasons,
 } from "./evaluate-gate.js";
 import { countBaselineNovelty } from "./count-baseline-novelty.js";
@@ -304,7 +305,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
               status: aggregated[index]?.status ?? "excluded",
               score: aggregated[index]?.score ?? null,
             })),
-            effectiveRegressionFloor(options.gate),
+            effectiveRegressionFloor({ ...options.gate, bar: gateBar(options.gate, options.noise) }),
           ),
           ...measureLatencyRatios(servedRuns.map((run) => compared.flatMap(({ prompt }) => (prompt.runs[run] ? [prompt.runs[run]] : [])))),
         };
@@ -340,7 +341,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     },
     options.gate,
   );
-  const speedReasons = regressionReasons({ regression: regressionEvidence }, options.gate);
+  const speedReasons = regressionReasons({ regression: regressionEvidence, roundScore, noise: options.noise ?? null }, options.gate);
   const stop = sequential
     ? judgeLook({
         failed: Boolean(options.baselineFailure || options.infrastructureFailure || options.candidateFailure),

@@ -71,19 +71,25 @@ describe("a round with a run budget", () => {
     expect(card.gate.reasons.some((reason) => reason.includes("were not scored"))).toBe(true);
   });
 
-  it("decides a clear speedup after the first pair of runs and starts no engine after it (the default budget)", async () => {
+  it("decides a clear speedup at a look and starts no engine after it (the default budget)", async () => {
+    // On a quiet runner the first pair decides it (test/sim-engine/study-sequential-gate.test.ts holds that 40 rounds of 40 do);
+    // this in-process round shares the machine's CPUs with whatever else runs, so it asserts the stop, not which look made it.
     const { card, runtime } = await runBudgetRound({ candidate: FASTER });
     expect(scorecardSchema.parse(card)).toBeTruthy();
     expect(card.settings.budget).toEqual({ min: 2, max: 16 });
     expect(card.settings.runs).toBe(16);
     expect(card.gate.use).toBe("sequential");
-    expect(starts(runtime)).toBe(4);
-    expect(card.runs.completed).toBe(2);
-    expect(card.sequential).toMatchObject({ decision: "pass", decidedAfter: 2, stop: "decided", spread: "starts" });
+    const completed = card.runs.completed;
+    expect(completed).toBeLessThan(16);
+    expect(completed % 2).toBe(0);
+    expect(starts(runtime)).toBe(2 * completed);
+    expect(card.sequential).toMatchObject({ decision: "pass", decidedAfter: completed, stop: "decided", spread: "starts" });
     expect(card.gate.passed).toBe(true);
-    expect(card.gate.rule).toMatch(/^sequential test passed after 2 runs of each engine: lower bound \d+\.\d+× ≥ 1\.00×$/);
-    // The card's interval is the test's own bound at its look, at the confidence its error leaves.
-    expect(card.scoreInterval?.low).toBe(card.sequential?.looks[0]?.low);
+    expect(card.gate.rule).toMatch(
+      new RegExp(`^sequential test passed after ${completed} runs of each engine: lower bound \\d+\\.\\d+× ≥ 1\\.00×$`),
+    );
+    // The card's interval is the test's own bound at its last look, at the confidence its error leaves.
+    expect(card.scoreInterval?.low).toBe(card.sequential?.looks.at(-1)?.low);
     expect(card.scoreInterval?.confidence).toBeCloseTo(0.92, 12);
   });
 
@@ -126,17 +132,18 @@ describe("a round with a run budget", () => {
     });
     const fast = card.scenarios?.find((scenario) => scenario.name === "fast")?.card;
     const slow = card.scenarios?.find((scenario) => scenario.name === "slow")?.card;
-    expect(fast?.sequential).toMatchObject({ decision: "pass", decidedAfter: 2, stop: "decided" });
-    expect(fast?.runs.completed).toBe(2);
+    // The fast scenario is decided at the first pair on a quiet runner; a loaded one may take another pair.
+    const fastRuns = fast?.runs.completed ?? 0;
+    expect(fast?.sequential).toMatchObject({ decision: "pass", decidedAfter: fastRuns, stop: "decided" });
     expect(["ruled-out", "budget"]).toContain(slow?.sequential?.stop);
-    expect(slow?.runs.completed).toBeGreaterThan(2);
+    expect(slow?.runs.completed).toBeGreaterThan(fastRuns);
     const benchmarked = (scenario: string): Set<number> =>
       new Set(
         events.flatMap((event) =>
           event.type === "benchmark" && "scenario" in event && event.scenario === scenario && "run" in event ? [event.run as number] : [],
         ),
       );
-    expect([...benchmarked("fast")]).toEqual([1, 2]);
+    expect([...benchmarked("fast")]).toEqual(Array.from({ length: fastRuns }, (_, index) => index + 1));
     expect(benchmarked("slow").size).toBe(slow?.runs.completed);
     // The round fails: one scenario does not clear its bar.
     expect(card.gate.passed).toBe(false);

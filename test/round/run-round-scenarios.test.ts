@@ -199,7 +199,7 @@ describe("runRound with scenarios", () => {
     });
     expect(rescored.map((again) => again.settings.promptsSource)).toEqual(["chat.jsonl", "./batch.jsonl"]);
     const markdown = renderMarkdown(card);
-    expect(markdown).toContain("| **chat-c1** | concurrency 1 | 5 from `chat.jsonl` |");
-    expect(markdown).toContain("| **batch-c8** | concurrency 8 | 8 from `./batch.jsonl` |");
+    expect(markdown).toContain("| **chat-c1** | target ≥ 0.40× | concurrency 1 | 5 from `chat.jsonl` |");
+    expect(markdown).toContain("| **batch-c8** | target ≥ 0.40× | concurrency 8 | 8 from `./batch.jsonl` |");
   });
 });

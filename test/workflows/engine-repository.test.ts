@@ -47,7 +47,8 @@ describe("the example engine repository (examples/engine-repository/.github)", (
   it("has app settings the app accepts, naming a workflow that is there", async () => {
     const raw = await readYaml<unknown>(join(repository, APP_CONFIG_PATH));
     const result = parseRepoConfig(raw);
-    expect(result).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
+    // The example opts in to judging changed answers by the round's question set; everything else is the default.
+    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, gate: { ...DEFAULT_REPO_CONFIG.gate, answers: "quality" } } });
     if (!result.ok) return;
     expect(existsSync(join(repository, ".github", "workflows", result.config.workflow))).toBe(true);
   });

@@ -59160,12 +59160,12 @@ var DEFAULT_REGRESSION_FLOOR = 0.8;
 var DEFAULT_MAX_REGRESSED_PROMPTS = 0.1;
 var NAMED = 6;
 function effectiveRegressionFloor(settings) {
-  const bar2 = settings.role === "guard" ? 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN) : settings.minRoundScore ?? 1;
+  const bar2 = settings.bar ?? (settings.role === "guard" ? 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN) : settings.minRoundScore ?? 1);
   return (settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR) * Math.min(1, bar2);
 }
 function floorName(settings) {
-  if (settings.role === "guard") return "gate.regressionFloor \xD7 (1 \u2212 gate.margin)";
-  return (settings.minRoundScore ?? 1) < 1 ? "gate.regressionFloor \xD7 gate.minRoundScore" : "gate.regressionFloor";
+  if (effectiveRegressionFloor({ ...settings, regressionFloor: 1 }) >= 1) return "gate.regressionFloor";
+  return settings.role === "guard" ? "gate.regressionFloor \xD7 the guard's bar" : "gate.regressionFloor \xD7 gate.minRoundScore";
 }
 function findRegressedPrompts(prompts, floor) {
   return prompts.flatMap(
@@ -61591,13 +61591,16 @@ function gateBar(settings, noise) {
 }
 function regressionReasons(input2, settings) {
   if (!input2.regression) return [];
-  return judgeRegression(input2.regression, {
+  const regression = {
     regressionFloor: settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR,
     maxRegressedPrompts: settings.maxRegressedPrompts ?? DEFAULT_MAX_REGRESSED_PROMPTS,
     minRoundScore: settings.minRoundScore,
     role: settings.role,
-    margin: settings.margin
-  });
+    margin: settings.margin,
+    bar: gateBar(settings, input2.noise)
+  };
+  if (input2.roundScore !== null && input2.roundScore < effectiveRegressionFloor(regression)) return [];
+  return judgeRegression(input2.regression, regression);
 }
 function evaluateGate(input2, settings) {
   const bar2 = gateBar(settings, input2.noise);
@@ -67012,7 +67015,7 @@ function summarizeRound(prompts, options) {
         status: aggregated[index]?.status ?? "excluded",
         score: aggregated[index]?.score ?? null
       })),
-      effectiveRegressionFloor(options.gate)
+      effectiveRegressionFloor({ ...options.gate, bar: gateBar(options.gate, options.noise) })
     ),
     ...measureLatencyRatios(servedRuns.map((run2) => compared.flatMap(({ prompt }) => prompt.runs[run2] ? [prompt.runs[run2]] : [])))
   };
@@ -67045,7 +67048,7 @@ function summarizeRound(prompts, options) {
     },
     options.gate
   );
-  const speedReasons = regressionReasons({ regression: regressionEvidence }, options.gate);
+  const speedReasons = regressionReasons({ regression: regressionEvidence, roundScore, noise: options.noise ?? null }, options.gate);
   const stop = sequential ? judgeLook({
     failed: Boolean(options.baselineFailure || options.infrastructureFailure || options.candidateFailure),
     unfixable: counted.length < options.gate.minPrompts || (options.noise?.problems.length ?? 0) > 0,
