@@ -379,11 +379,6 @@ function integrityReasons(
   return { reasons: [...agreementReasons(input, limits.minAgreement), ...unexplained.reasons], judgement: unexplained.judgement };
 }
 
-/**
- * The verdict. Someone else's failure (the baseline's, the infrastructure's) gives no verdict at all;
- * otherwise every reason the gate does not pass is listed, so a card never shows only the median
- * while a crash or a pile of truncated answers is what kept the patch out.
- */
 /** The bar the rule compares with (GateResult.bar). */
 export function gateBar(settings: GateSettings, noise: NoiseInput | null | undefined): number {
   const floor = settings.use === "noise-floor" && noise ? noise.floor : null;
@@ -414,6 +409,11 @@ export function regressionReasons(input: Pick<GateInput, "regression" | "roundSc
   return judgeRegression(input.regression, regression);
 }
 
+/**
+ * The verdict. Someone else's failure (the baseline's, the infrastructure's) gives no verdict at all;
+ * otherwise every reason the gate does not pass is listed, so a card never shows only the median
+ * while a crash or a pile of truncated answers is what kept the patch out.
+ */
 export function evaluateGate(input: GateInput, settings: GateSettings): GateResult {
   const bar = gateBar(settings, input.noise);
   const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;

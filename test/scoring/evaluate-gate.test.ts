@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type GateInput, type GateSettings, evaluateGate } from "../../src/scoring/evaluate-gate.js";
+import { type GateInput, type GateSettings, evaluateGate, gateBar, regressionReasons } from "../../src/scoring/evaluate-gate.js";
+import { effectiveRegressionFloor, findRegressedPrompts } from "../../src/scoring/judge-regression.js";
 
 const interval = { low: 0.97, high: 1.2, confidence: 0.95 };
 
@@ -268,5 +269,43 @@ describe("evaluateGate: a scenario's role", () => {
 
   it("leaves a target as it was: minRoundScore is its bar, margin is not read", () => {
     expect(evaluateGate(input(), settings({ role: "target", margin: 0.5 }))).toMatchObject({ passed: false, bar: 1 });
+  });
+});
+
+describe("evaluateGate: the minority-regression rule beside the round's own verdict", () => {
+  const slowMinority = (count: number, score: number) => ({
+    compared: 20,
+    regressed: Array.from({ length: count }, (_, index) => ({ id: `p${index}`, score })),
+    ratios: { e2eP90: 1, throughput: 1 },
+  });
+
+  it("fails a round whose median clears the bar while a minority got much slower", () => {
+    const gate = evaluateGate(input({ roundScore: 1.1, regression: slowMinority(4, 0.5) }), settings());
+    expect(gate.passed).toBe(false);
+    expect(gate.reasons.some((reason) => reason.startsWith("4 of 20 prompts"))).toBe(true);
+    expect(regressionReasons(input({ roundScore: 1.1, regression: slowMinority(4, 0.5) }), settings())).toHaveLength(1);
+  });
+
+  it("says nothing when the round score itself is under the floor: the rule's verdict says the whole round is slower", () => {
+    const slower = input({ roundScore: 0.5, interval: { low: 0.45, high: 0.55, confidence: 0.95 }, regression: slowMinority(20, 0.5) });
+    expect(regressionReasons(slower, settings())).toEqual([]);
+    const gate = evaluateGate(slower, settings());
+    expect(gate.reasons).toEqual([gate.rule]);
+  });
+
+  it("holds a guard's prompts to the floor of its own bar, lowered by a calibration's noise floor", () => {
+    // A guard at 1 − 0.05 with a noise floor of 150%: its bar is 0.38×, so the floor a prompt is held to is 0.8 of that.
+    const noise = { floor: 1.5, problems: [] };
+    const guard = settings({ use: "noise-floor", role: "guard" });
+    const floor = effectiveRegressionFloor({ regressionFloor: 0.8, role: "guard", bar: gateBar(guard, noise) });
+    expect(floor).toBeCloseTo((0.8 * 0.95) / 2.5, 12);
+    // An A/A guard at 0.45× on that runner: no prompt under the floor, and the guard passes.
+    const prompts = Array.from({ length: 12 }, (_, index) => ({ id: `p${index}`, status: "scored" as const, score: 0.45 }));
+    expect(findRegressedPrompts(prompts, floor)).toEqual([]);
+    expect(evaluateGate(input({ roundScore: 0.45, noise, regression: slowMinority(0, 0) }), guard).passed).toBe(true);
+    // A target's floor is 0.8 whatever the noise: the same prompts are regressed there.
+    expect(findRegressedPrompts(prompts, effectiveRegressionFloor({ regressionFloor: 0.8, bar: gateBar(settings(), noise) }))).toHaveLength(
+      12,
+    );
   });
 });
