@@ -107,7 +107,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-P3BFFAKA.js";
+} from "./chunks/chunk-TICY4OEO.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -51,7 +51,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-P3BFFAKA.js";
+} from "./chunks/chunk-TICY4OEO.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {

@@ -86,11 +86,19 @@ export function isVanishedCacheError(error: string): boolean {
 
 /** Builds, once more when a cached step vanished under the first attempt (see isVanishedCacheError). */
 export async function runImageBuild(docker: Dockerode, request: ImageBuildRequest): Promise<ImageBuildOutcome> {
-  const first = await runImageBuildOnce(docker, request);
-  if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
-  request.logger.info(
-    `docker: ${request.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`,
-  );
+  let vanished: string;
+  try {
+    const first = await runImageBuildOnce(docker, request);
+    if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
+    vanished = first.stream.error;
+  } catch (error) {
+    // The daemon may refuse the build request itself (HTTP 404) when the image a cached step stands on went between its
+    // lookup and the build: the same cause as an error in the build's stream, and the same remedy.
+    const message = (error as Error).message;
+    if (!isVanishedCacheError(message)) throw error;
+    vanished = message;
+  }
+  request.logger.info(`docker: ${request.label}: a cached build step was removed by another build meanwhile (${vanished}); building again`);
   return await runImageBuildOnce(docker, request);
 }
 

@@ -62,6 +62,23 @@ describe("runImageBuild when a cached step vanishes under it", () => {
     expect(builds()).toBe(2);
   });
 
+  it("builds once more when the daemon refuses the build request itself because a step's image went (HTTP 404)", async () => {
+    // Seen in CI: "(HTTP code 404) no such image - no such image: sha256:…" thrown by the build request, not written in its stream.
+    const { docker, builds } = daemonAnswering([[{ stream: "Successfully built 0123456789ab\n" }]]);
+    const answer = docker.buildImage.bind(docker);
+    let refused = false;
+    docker.buildImage = ((...args: Parameters<Dockerode["buildImage"]>) => {
+      if (refused) return answer(...args);
+      refused = true;
+      return Promise.reject(
+        new Error("(HTTP code 404) no such image - no such image: sha256:2ea69c9fc85c: No such image: sha256:2ea69c9fc85c"),
+      );
+    }) as Dockerode["buildImage"];
+    expect(await runImageBuild(docker, request())).toMatchObject({ status: "built", imageId: "sha256:built" });
+    expect(builds()).toBe(1);
+    expect(refused).toBe(true);
+  });
+
   it("does not build again after a failure of the build itself", async () => {
     const { docker, builds } = daemonAnswering([
       [

@@ -62422,11 +62422,17 @@ function isVanishedCacheError(error62) {
   return /failed to get digest sha256:\w+: open \S+: no such file or directory|No such image: sha256:/i.test(error62);
 }
 async function runImageBuild(docker, request3) {
-  const first = await runImageBuildOnce(docker, request3);
-  if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
-  request3.logger.info(
-    `docker: ${request3.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`
-  );
+  let vanished;
+  try {
+    const first = await runImageBuildOnce(docker, request3);
+    if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
+    vanished = first.stream.error;
+  } catch (error62) {
+    const message = error62.message;
+    if (!isVanishedCacheError(message)) throw error62;
+    vanished = message;
+  }
+  request3.logger.info(`docker: ${request3.label}: a cached build step was removed by another build meanwhile (${vanished}); building again`);
   return await runImageBuildOnce(docker, request3);
 }
 async function runImageBuildOnce(docker, request3) {
