@@ -34,5 +34,26 @@ export interface MergeSettings extends CommonSettings {
   cards: string[];
 }
 
+/**
+ * mode: watch (docs/watching-main.md): main's head against the last commit the watch found good, the
+ * CLI's `speedgate watch` through the action's runtime. fail-on-gate does not apply: a drift round
+ * compares two commits of main, not a patch, and fails the step only with fail-on-drift.
+ */
+export interface WatchModeSettings extends CommonSettings {
+  mode: "watch";
+  config: string;
+  /** The good commit for this run only (base-sha); null: the state file's, else watch.since. */
+  good: string | null;
+  /** Main's head (head-sha); null: the checked-out commit. */
+  head: string | null;
+  /** The clone of the engine's repository (repository-path); null: GITHUB_WORKSPACE. */
+  repositoryPath: string | null;
+  /** The watch's state file (state-file), relative to the repository; kept between runs by actions/cache. */
+  stateFile: string;
+  /** Bisect on this runner, one round after another, when the drift round raises an alarm. */
+  bisect: boolean;
+  failOnDrift: boolean;
+}
+
 /** Every input of action.yml, parsed and checked once. */
-export type ActionSettings = RunSettings | MergeSettings;
+export type ActionSettings = RunSettings | MergeSettings | WatchModeSettings;

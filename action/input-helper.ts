@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { ConfigError } from "../src/vocabulary/config-error.js";
 import { describeValue } from "../src/vocabulary/describe-value.js";
 import { parseShardSpec } from "../src/shard/shard-spec.js";
-import type { ActionSettings, CommitInputs, PatchSource } from "./action-settings.js";
+import type { ActionSettings, CommitInputs, PatchSource, WatchModeSettings } from "./action-settings.js";
 
 /** The input names of action.yml, in one place. */
 export const INPUTS = {
@@ -21,7 +21,13 @@ export const INPUTS = {
   failOnGate: "fail-on-gate",
   comment: "comment",
   githubToken: "github-token",
+  stateFile: "state-file",
+  bisect: "bisect",
+  failOnDrift: "fail-on-drift",
 } as const;
+
+/** The watch's state file when state-file is empty: where `speedgate watch` keeps it (src/cli/commands/watch-command.ts). */
+export const DEFAULT_WATCH_STATE_FILE = ".speedgate/watch-state.json";
 
 /** Reads one input as the runner passes it; `core.getInput` in the action, a map in tests. */
 export type InputReader = (name: string) => string;
@@ -46,9 +52,9 @@ function readList(read: InputReader, name: string): string[] {
     .filter((item) => item !== "" && !item.startsWith("#"));
 }
 
-function rejectForMode(read: InputReader, names: readonly string[], mode: string): void {
+function rejectForMode(read: InputReader, names: readonly string[], mode: string, onlyWith = "mode: run"): void {
   for (const name of names) {
-    if (read(name).trim() !== "") throw new ConfigError(`${label(name)}: expected only with mode: run, but mode is ${mode}`);
+    if (read(name).trim() !== "") throw new ConfigError(`${label(name)}: expected only with ${onlyWith}, but mode is ${mode}`);
   }
 }
 
@@ -91,6 +97,45 @@ function readCommitInputs(read: InputReader, patch: PatchSource): CommitInputs {
   return commits;
 }
 
+/** The state file's path as given: relative to the repository, inside it (the cache step saves it from there). */
+function readStateFile(read: InputReader): string {
+  const value = read(INPUTS.stateFile).trim();
+  if (value === "") return DEFAULT_WATCH_STATE_FILE;
+  if (value.startsWith("/") || value.split(/[\\/]/).includes("..") || /[\0\n]/.test(value)) {
+    throw new ConfigError(
+      `${label(INPUTS.stateFile)}: expected a path inside the repository, such as ${DEFAULT_WATCH_STATE_FILE}, got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
+/** mode: watch: the round config, the two commits (both optional), the state file and what to do on a drift. */
+function readWatchSettings(read: InputReader, common: Omit<WatchModeSettings, "mode" | "config" | WatchOnly>): WatchModeSettings {
+  rejectForMode(read, [INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.cards], "watch");
+  if (readBoolean(read, INPUTS.patchFromPr, false)) rejectForMode(read, [INPUTS.patchFromPr], "watch");
+  if (common.comment) {
+    throw new ConfigError(
+      `${label(INPUTS.comment)}: expected false with mode: watch (a drift round has no pull request; the app comments on the ` +
+        "first bad merge's)",
+    );
+  }
+  const config = read(INPUTS.config).trim();
+  if (!config) throw new ConfigError(`${label(INPUTS.config)}: expected the path of a round config file (mode: watch), got nothing`);
+  return {
+    mode: "watch",
+    config,
+    good: readRevision(read, INPUTS.baseSha),
+    head: readRevision(read, INPUTS.headSha),
+    repositoryPath: read(INPUTS.repositoryPath).trim() || null,
+    stateFile: readStateFile(read),
+    bisect: readBoolean(read, INPUTS.bisect, false),
+    failOnDrift: readBoolean(read, INPUTS.failOnDrift, false),
+    ...common,
+  };
+}
+
+type WatchOnly = "good" | "head" | "repositoryPath" | "stateFile" | "bisect" | "failOnDrift";
+
 /**
  * Parses every input once into typed settings. Errors name the input and the form it expects, and
  * are ConfigErrors: the step fails with that one message and nothing has started.
@@ -104,6 +149,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv): ActionS
     githubToken: read(INPUTS.githubToken).trim(),
   };
   if (mode === "merge") {
+    rejectForMode(read, [INPUTS.stateFile, INPUTS.bisect, INPUTS.failOnDrift], mode, "mode: watch");
     rejectForMode(
       read,
       [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.baseSha, INPUTS.headSha, INPUTS.repositoryPath],
@@ -118,8 +164,10 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv): ActionS
     }
     return { mode, cards, ...common };
   }
-  if (mode !== "run") throw new ConfigError(`${label(INPUTS.mode)}: expected "run" or "merge", got ${describeValue(mode)}`);
+  if (mode === "watch") return readWatchSettings(read, common);
+  if (mode !== "run") throw new ConfigError(`${label(INPUTS.mode)}: expected "run", "merge" or "watch", got ${describeValue(mode)}`);
   if (read(INPUTS.cards).trim() !== "") throw new ConfigError(`${label(INPUTS.cards)}: expected only with mode: merge, but mode is run`);
+  rejectForMode(read, [INPUTS.stateFile, INPUTS.bisect, INPUTS.failOnDrift], mode, "mode: watch");
   const config = read(INPUTS.config).trim();
   if (!config) throw new ConfigError(`${label(INPUTS.config)}: expected the path of a round config file (mode: run), got nothing`);
   const shardText = read(INPUTS.shard).trim();

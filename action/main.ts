@@ -17,7 +17,7 @@ import { mergeScorecards } from "../src/shard/merge-scorecards.js";
 import { selectRoundShard } from "../src/shard/select-round-shard.js";
 import { type ShardSpec, formatShard } from "../src/shard/shard-spec.js";
 import type { ActionContext } from "./action-context.js";
-import type { ActionSettings, MergeSettings, RunSettings } from "./action-settings.js";
+import type { MergeSettings, RunSettings } from "./action-settings.js";
 import { commentCard } from "./comment-card.js";
 import { createRunId } from "./create-run-id.js";
 import { INPUTS } from "./input-helper.js";
@@ -143,8 +143,12 @@ async function mergeMode(settings: MergeSettings, context: ActionContext, deps: 
   return merged.source ? merged : { ...merged, source: readCardSource(context) };
 }
 
-/** The action as a pipeline: settings and context in, a written card out. Touches no @actions/core. */
-export async function runAction(settings: ActionSettings, context: ActionContext, deps: ActionDependencies): Promise<ActionResult> {
+/** The action as a pipeline: settings and context in, a written card out. Touches no @actions/core. mode: watch is run-watch-mode.ts. */
+export async function runAction(
+  settings: RunSettings | MergeSettings,
+  context: ActionContext,
+  deps: ActionDependencies,
+): Promise<ActionResult> {
   await mkdir(settings.outDir, { recursive: true });
   const card = settings.mode === "merge" ? await mergeMode(settings, context, deps) : await runMode(settings, context, deps);
   const { jsonPath, markdownPath } = await deps.writeScorecard(settings.outDir, card);

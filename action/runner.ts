@@ -9,7 +9,8 @@ import { createActionOctokit } from "./create-action-octokit.js";
 import { createActionsLogger } from "./create-actions-logger.js";
 import { decideStepOutcome } from "./decide-step-outcome.js";
 import { readSettings } from "./input-helper.js";
-import { runAction } from "./main.js";
+import { type ActionDependencies, runAction } from "./main.js";
+import { decideWatchOutcome, runWatchMode, watchOutputs } from "./run-watch-mode.js";
 import { scrubStepSecrets } from "./scrub-step-secrets.js";
 import { STATE } from "./state-keys.js";
 
@@ -41,7 +42,7 @@ export async function run(): Promise<void> {
     const settings = readSettings((name) => core.getInput(name), process.env);
     const scrubbed = scrubStepSecrets(process.env);
     if (scrubbed.length > 0) logger.debug(`Removed ${scrubbed.join(", ")} from the environment of what this step starts`);
-    const result = await runAction(settings, readActionContext(process.env), {
+    const deps: ActionDependencies = {
       logger,
       signal,
       runRound,
@@ -52,7 +53,18 @@ export async function run(): Promise<void> {
         core.saveState(STATE.runtime, runtime);
         logger.info(`Run id ${runId} (${runtime} runtime): everything this step starts carries it`);
       },
-    });
+    };
+    if (settings.mode === "watch") {
+      const watched = await runWatchMode(settings, readActionContext(process.env), deps);
+      for (const [name, value] of Object.entries(watchOutputs(watched))) core.setOutput(name, value);
+      if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(watched.summary).write();
+      if (watched.run.judgement?.alarm)
+        core.warning(`main drifted beyond watch.maxDrift: see ${watched.watchPath}`, { title: "speedgate watch" });
+      failure = decideWatchOutcome(watched, { failOnDrift: settings.failOnDrift, cancelled: signal.aborted });
+      if (failure !== null) core.setFailed(failure);
+      return;
+    }
+    const result = await runAction(settings, readActionContext(process.env), deps);
     for (const [name, value] of Object.entries(cardOutputs(result))) core.setOutput(name, value);
     // Outside a runner (act, a local dry run) there may be no summary file; the card is on disk anyway.
     if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(result.markdown).write();

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { cardOutputs } from "../../action/card-outputs.js";
 import { INPUTS } from "../../action/input-helper.js";
+import { watchOutputs } from "../../action/run-watch-mode.js";
+import { startWatchState } from "../../src/watch/watch-state.js";
 import { cardFor, recordRound } from "../shard/synthetic-round.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -25,7 +27,23 @@ describe("action.yml", () => {
     expect(Object.keys(action.inputs).sort()).toEqual(Object.values(INPUTS).sort());
     const recorded = recordRound(3);
     const outputs = cardOutputs({ card: cardFor(recorded, recorded.promptIds), jsonPath: "a.json", markdownPath: "a.md", markdown: "" });
-    expect(Object.keys(action.outputs).sort()).toEqual(Object.keys(outputs).sort());
+    const watched = watchOutputs({
+      run: {
+        base: { good: "a", from: "state", because: "" },
+        head: "b",
+        card: null,
+        judgement: null,
+        change: null,
+        state: startWatchState("c".repeat(40), "", new Date()),
+        bisection: null,
+      },
+      maxDrift: 0.97,
+      card: null,
+      watchPath: "watch.json",
+      statePath: "state.json",
+      summary: "",
+    });
+    expect(Object.keys(action.outputs).sort()).toEqual([...new Set([...Object.keys(outputs), ...Object.keys(watched)])].sort());
     for (const entry of [...Object.values(action.inputs), ...Object.values(action.outputs)])
       expect(entry.description.length).toBeGreaterThan(20);
     expect(action.runs).toEqual({ using: "node24", main: "dist/index.js", post: "dist/post.js", "post-if": "always()" });

@@ -68,8 +68,48 @@ describe("readSettings", () => {
     });
   });
 
+  it("reads mode: watch with defaults, and every watch input", () => {
+    expect(readSettings(reader({ mode: "watch", config: "round.yaml" }), env)).toEqual({
+      mode: "watch",
+      config: "round.yaml",
+      good: null,
+      head: null,
+      repositoryPath: null,
+      stateFile: ".speedgate/watch-state.json",
+      bisect: false,
+      failOnDrift: false,
+      outDir: "/runner/_temp/speedgate",
+      failOnGate: true,
+      comment: false,
+      githubToken: "",
+    });
+    expect(
+      readSettings(
+        reader({
+          mode: "watch",
+          config: "round.yaml",
+          "base-sha": "v0.5.0",
+          "head-sha": "a".repeat(40),
+          "repository-path": "engine",
+          "state-file": "state/watch.json",
+          bisect: "true",
+          "fail-on-drift": "yes",
+        }),
+        env,
+      ),
+    ).toMatchObject({
+      mode: "watch",
+      good: "v0.5.0",
+      head: "a".repeat(40),
+      repositoryPath: "engine",
+      stateFile: "state/watch.json",
+      bisect: true,
+      failOnDrift: true,
+    });
+  });
+
   it.each([
-    [{ mode: "bench", config: "r.yaml" }, 'input "mode": expected "run" or "merge", got "bench"'],
+    [{ mode: "bench", config: "r.yaml" }, 'input "mode": expected "run", "merge" or "watch", got "bench"'],
     [{ config: "r.yaml", shard: "5/4" }, 'input "shard": expected "i/n" with whole numbers 1 <= i <= n <= 1000, such as "2/4", got "5/4"'],
     [{}, 'input "config": expected the path of a round config file (mode: run), got nothing'],
     [{ config: "r.yaml", "fail-on-gate": "yes please" }, 'input "fail-on-gate": expected true or false, got "yes please"'],
@@ -92,6 +132,20 @@ describe("readSettings", () => {
       'input "head-sha": expected a commit SHA or another git revision, got "--upload-pack=evil"',
     ],
     [{ mode: "merge", cards: "x", "base-sha": "main" }, 'input "base-sha": expected only with mode: run, but mode is merge'],
+    [{ config: "r.yaml", bisect: "true" }, 'input "bisect": expected only with mode: watch, but mode is run'],
+    [{ mode: "merge", cards: "x", "state-file": "s.json" }, 'input "state-file": expected only with mode: watch, but mode is merge'],
+    [{ mode: "watch" }, 'input "config": expected the path of a round config file (mode: watch), got nothing'],
+    [{ mode: "watch", config: "r.yaml", shard: "1/2" }, 'input "shard": expected only with mode: run, but mode is watch'],
+    [
+      { mode: "watch", config: "r.yaml", "patch-from-pr": "true" },
+      'input "patch-from-pr": expected only with mode: run, but mode is watch',
+    ],
+    [{ mode: "watch", config: "r.yaml", cards: "x" }, 'input "cards": expected only with mode: run, but mode is watch'],
+    [{ mode: "watch", config: "r.yaml", comment: "true" }, 'input "comment": expected false with mode: watch'],
+    [{ mode: "watch", config: "r.yaml", "state-file": "../elsewhere.json" }, 'input "state-file": expected a path inside the repository'],
+    [{ mode: "watch", config: "r.yaml", "state-file": "/tmp/state.json" }, 'input "state-file": expected a path inside the repository'],
+    [{ mode: "watch", config: "r.yaml", bisect: "sometimes" }, 'input "bisect": expected true or false, got "sometimes"'],
+    [{ mode: "watch", config: "r.yaml", "base-sha": "-c x" }, 'input "base-sha": expected a commit SHA or another git revision'],
   ])("refuses %j naming the input", (inputs, message) => {
     expect(() => readSettings(reader(inputs), env)).toThrow(ConfigError);
     expect(() => readSettings(reader(inputs), env)).toThrow(message);
