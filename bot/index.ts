@@ -3,6 +3,8 @@ import type { AppDeps, InstallationOctokit } from "./handlers/app-deps.js";
 import { type AppStore, memoryAppStore } from "./store/app-store.js";
 import type { DeliveryLedger } from "./delivery-ledger.js";
 import { CollaboratorRoleCache } from "./collaborator-role-cache.js";
+import { advanceBisectionJob } from "./handlers/advance-bisection.js";
+import { watchCardJob } from "./handlers/read-watch-card.js";
 import { intakeWorkflowRun, postCardJob, publishCardJob } from "./handlers/post-scorecard.js";
 import { intakePullRequest, pullRequestJob } from "./handlers/queue-pull-request-check.js";
 import { intakeComment, rescoreCommentJob } from "./handlers/rescore-on-comment.js";
@@ -89,6 +91,8 @@ async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Prom
     "rescore-comment": rescoreCommentJob(deps),
     "rescore-rerequest": rescoreRerequestJob(deps),
     leaderboard: updateLeaderboardJob(deps),
+    "watch-card": watchCardJob(deps),
+    bisect: advanceBisectionJob(deps),
   };
   await store.work.start(handlers);
   app.on("workflow_run.completed", intakeDelivery(deps, intakeWorkflowRun));

@@ -18,7 +18,7 @@ import { pullRequestInfoSchema } from "../payloads/pull-request-info-schema.js";
 import { workflowRunPayloadSchema } from "../payloads/workflow-run-payload.js";
 import { resolveRunTarget } from "../resolve-run-target.js";
 import { isNotOlder, readRunStamp, stampCardComment } from "../stamp-card-comment.js";
-import { leaderboardLane, pullRequestLane, workflowRunWorkKey } from "../store/derive-work-key.js";
+import { leaderboardLane, mainLane, pullRequestLane, workflowRunWorkKey } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
 import { openJob } from "./open-job.js";
 import { requiredCheckDocsUrl } from "../warn-unpinned-check.js";
@@ -79,6 +79,18 @@ export function postCardJob(deps: AppDeps) {
     const run = payload.workflow_run;
     const config = await loadRepoConfig(client, repo);
     const workflow = config.ok ? config.config.workflow : DEFAULT_REPO_CONFIG.workflow;
+    const watch = config.ok ? (config.config.watch ?? null) : null;
+    if (watch && posix.basename(run.path) === watch.workflow && watch.workflow !== workflow) {
+      // The watch workflow's card is main's, not a pull request's: it goes to main's series (read-watch-card.ts).
+      await job.submit({
+        task: "watch-card",
+        payload: { ...payload, watch },
+        key: `${job.key}:watch`,
+        lane: mainLane(`${repo.owner}/${repo.repo}`),
+        deliveryId: job.deliveryId,
+      });
+      return;
+    }
     if (posix.basename(run.path) !== workflow) return;
     const appId = await deps.appId();
     const target = await resolveRunTarget(

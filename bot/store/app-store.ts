@@ -1,5 +1,6 @@
 import type { SideEffectOutcome, SideEffectRequest } from "../../src/store/run-side-effect-once.js";
 import type { CardRecord, LeaderboardCard, StoredCard } from "../../src/store/card-history.js";
+import type { BisectionRound, BisectionTrigger, MainRoundRecord, StoredBisection, StoredOutcome } from "../../src/store/main-series.js";
 import { type DeliveryLedger, MemoryDeliveryLedger } from "../delivery-ledger.js";
 import { type HeadPushLog, MemoryHeadPushLog } from "../head-push-log.js";
 import { MemoryRefusalLimiter, type RefusalLimiter } from "../refusal-limiter.js";
@@ -25,6 +26,22 @@ export interface CardHistory {
   recordLeaderboardIssue(repository: string, issue: { number: number; pinned: boolean }): Promise<void>;
 }
 
+/** Main's series and its bisections (src/store/main-series.ts): what the watch's cards and the bisection's steps write. */
+export interface MainSeriesStore {
+  recordRound(record: MainRoundRecord): Promise<number>;
+  /** Null when another bisection of the repository is running: one at a time. */
+  startBisection(bisection: {
+    repository: string;
+    commits: readonly string[];
+    scenario: string | null;
+    trigger: BisectionTrigger;
+  }): Promise<number | null>;
+  running(repository: string): Promise<StoredBisection | null>;
+  bisection(id: number): Promise<StoredBisection | null>;
+  rounds(bisectionId: number): Promise<BisectionRound[]>;
+  finish(id: number, end: { outcome: StoredOutcome | null; status: "done" | "abandoned"; trackingIssue?: number | null }): Promise<void>;
+}
+
 /** Where the app keeps what must be shared by replicas and outlive a restart. */
 export interface AppStore {
   work: WorkStore;
@@ -33,6 +50,8 @@ export interface AppStore {
   sideEffects: SideEffects;
   /** Null without a database: no trend line, no leaderboard. */
   history: CardHistory | null;
+  /** Null without a database: the watch's cards are not read, nothing is bisected. */
+  main: MainSeriesStore | null;
   /** When GitHub first tried to send this delivery, when the app knows (it asked for it again after an outage). */
   firstDeliveredAt(deliveryId: string): Promise<number | null>;
   /** Stops running work (see WorkStore.stop for `graceMs`) and closes what the store opened. */
@@ -62,6 +81,7 @@ export function memoryAppStore(
     heads: parts.heads ?? new MemoryHeadPushLog(),
     sideEffects: new MemorySideEffects(),
     history: null,
+    main: null,
     firstDeliveredAt: () => Promise.resolve(null),
     close: () => Promise.resolve(),
   };

@@ -11,7 +11,16 @@ import {
 } from "../../src/store/card-history.js";
 import type { Database } from "../../src/store/database.js";
 import { runSideEffectOnce } from "../../src/store/run-side-effect-once.js";
-import type { AppStore, CardHistory } from "./app-store.js";
+import type { AppStore, CardHistory, MainSeriesStore } from "./app-store.js";
+import {
+  BisectionRunningError,
+  finishBisection,
+  listBisectionRounds,
+  listBisections,
+  readBisection,
+  recordMainRound,
+  startBisection,
+} from "../../src/store/main-series.js";
 import { DatabaseWork } from "../work/database-work.js";
 import { DatabaseHeadPushLog } from "./database-head-push-log.js";
 import { DatabaseRefusalLimiter } from "./database-refusal-limiter.js";
@@ -40,6 +49,25 @@ function databaseHistory(database: Database): CardHistory {
   };
 }
 
+function databaseMainSeries(database: Database): MainSeriesStore {
+  const pool = database.pool;
+  return {
+    recordRound: async (record) => await recordMainRound(pool, record),
+    startBisection: async (bisection) => {
+      try {
+        return await startBisection(pool, bisection);
+      } catch (error) {
+        if (error instanceof BisectionRunningError) return null;
+        throw error;
+      }
+    },
+    running: async (repository) => (await listBisections(pool, repository, 20)).find((bisection) => bisection.status === "running") ?? null,
+    bisection: async (id) => await readBisection(pool, id),
+    rounds: async (bisectionId) => await listBisectionRounds(pool, bisectionId),
+    finish: async (id, end) => await finishBisection(pool, id, end),
+  };
+}
+
 /** The deployed store: the app's database (PGlite or a PostgreSQL server) behind every part #12 kept in memory. */
 export function databaseAppStore(options: DatabaseAppStoreOptions): AppStore {
   const { database } = options;
@@ -58,6 +86,7 @@ export function databaseAppStore(options: DatabaseAppStoreOptions): AppStore {
     heads: new DatabaseHeadPushLog(database.pool),
     sideEffects: { once: async (request) => await runSideEffectOnce(database.pool, request) },
     history: databaseHistory(database),
+    main: databaseMainSeries(database),
     firstDeliveredAt: async (deliveryId) => {
       const { rows } = await database.pool.query<{ at: Date | null }>(
         "SELECT first_delivered_at AS at FROM speedgate.redeliveries WHERE guid = $1",

@@ -54,3 +54,8 @@ export function pullRequestWorkKey(
 export function leaderboardLane(repository: string): string {
   return `${repository.toLowerCase()}#leaderboard`;
 }
+
+/** The lane of a repository's main: the watch's cards and its bisection's steps, one at a time, so one bisection starts. */
+export function mainLane(repository: string): string {
+  return `${repository.toLowerCase()}#main`;
+}

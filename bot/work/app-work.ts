@@ -8,7 +8,16 @@ import type { Probot } from "probot";
  * restarts, shared by replicas. Unit tests may run the same jobs inline (bot/work/inline-work.ts).
  */
 
-export const TASKS = ["post-card", "publish-card", "pull-request", "rescore-comment", "rescore-rerequest", "leaderboard"] as const;
+export const TASKS = [
+  "post-card",
+  "publish-card",
+  "pull-request",
+  "rescore-comment",
+  "rescore-rerequest",
+  "leaderboard",
+  "watch-card",
+  "bisect",
+] as const;
 export type TaskName = (typeof TASKS)[number];
 
 export interface WorkRequest {

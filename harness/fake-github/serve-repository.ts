@@ -16,10 +16,22 @@ export interface FakePull {
   baseSha?: string;
   /** When the head branch was pushed to headSha (the activity API's timestamp); an hour ago by default. */
   pushedAt?: string;
+  /** The commit that merged it into the default branch: GitHub lists the pull request for that commit too. */
+  mergeCommitSha?: string;
+}
+
+/** A commit of the repository's history (group "commits"): what compare and GET commits/{ref} serve. */
+export interface FakeCommit {
+  sha: string;
+  /** The first parent first. */
+  parents: string[];
+  message: string;
+  /** Committer date, ISO 8601. */
+  date: string;
 }
 
 export type RouteGroup =
-  "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts" | "issues";
+  "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts" | "issues" | "commits";
 
 export interface FakeRepositoryOptions {
   owner: string;
@@ -51,6 +63,8 @@ export interface FakeRepositoryOptions {
    * "Unexpected inputs provided"). Any input is accepted when not given.
    */
   workflowInputs?: string[];
+  /** The history served by group "commits" (compare, GET commits/{ref}). */
+  commits?: FakeCommit[];
   groups?: RouteGroup[];
 }
 
@@ -85,6 +99,7 @@ const ALL_GROUPS: RouteGroup[] = [
   "reactions",
   "artifacts",
   "issues",
+  "commits",
 ];
 export const DEFAULT_BASE_SHA = "ba5e".repeat(10);
 const notFound: FakeResponse = { status: 404, body: { message: "Not Found" } };
@@ -200,7 +215,9 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     });
     on("GET", "/repos/{owner}/{repo}/commits/{commit_sha}/pulls", (request) => ({
       status: 200,
-      body: state.pulls.filter((pull) => pull.headSha === request.pathParams.commit_sha).map(pullJson),
+      body: state.pulls
+        .filter((pull) => pull.headSha === request.pathParams.commit_sha || pull.mergeCommitSha === request.pathParams.commit_sha)
+        .map(pullJson),
     }));
   }
   if (groups.has("comments")) {
@@ -432,6 +449,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       const issue = state.issues.find((candidate) => String(candidate.number) === request.pathParams.issue_number);
       if (!issue) return notFound;
       if (typeof body(request).body === "string") issue.body = String(body(request).body);
+      if (typeof body(request).title === "string") issue.title = String(body(request).title);
       issue.writes++;
       return { status: 200, body: issueJson(issue) };
     });
@@ -444,5 +462,68 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       return { status: 200, body: { data: { pinIssue: { issue: { number: issue.number, isPinned: true } } } } };
     });
   }
+  if (groups.has("commits")) serveCommits(on, fullName, options.commits ?? []);
   return state;
+}
+
+/** compare (base...head: every commit reachable from head and not from base, oldest first, paged) and one commit by SHA or prefix. */
+function serveCommits(
+  on: (method: string, template: string, handler: (request: FakeRequest) => FakeResponse) => void,
+  fullName: string,
+  commits: readonly FakeCommit[],
+): void {
+  const bySha = new Map(commits.map((commit) => [commit.sha, commit]));
+  const find = (ref: string): FakeCommit | undefined =>
+    bySha.get(ref) ?? (ref.length >= 7 ? commits.find((commit) => commit.sha.startsWith(ref)) : undefined);
+  const commitJson = (commit: FakeCommit): Record<string, unknown> => ({
+    sha: commit.sha,
+    node_id: `C_${commit.sha.slice(0, 8)}`,
+    url: `https://api.github.com/repos/${fullName}/commits/${commit.sha}`,
+    html_url: `https://github.com/${fullName}/commit/${commit.sha}`,
+    parents: commit.parents.map((sha) => ({ sha, url: "", html_url: "" })),
+    commit: {
+      message: commit.message,
+      author: { name: "dev", email: "dev@example.com", date: commit.date },
+      committer: { name: "dev", email: "dev@example.com", date: commit.date },
+    },
+  });
+  const reachable = (from: FakeCommit): Set<string> => {
+    const seen = new Set<string>();
+    const stack = [from.sha];
+    while (stack.length > 0) {
+      const sha = stack.pop() ?? "";
+      if (seen.has(sha)) continue;
+      seen.add(sha);
+      for (const parent of bySha.get(sha)?.parents ?? []) stack.push(parent);
+    }
+    return seen;
+  };
+  on("GET", "/repos/{owner}/{repo}/commits/{ref}", (request) => {
+    const commit = find(request.pathParams.ref ?? "");
+    return commit ? { status: 200, body: commitJson(commit) } : { status: 404, body: { message: "No commit found for SHA" } };
+  });
+  on("GET", "/repos/{owner}/{repo}/compare/{basehead}", (request) => {
+    const [baseRef = "", headRef = ""] = (request.pathParams.basehead ?? "").split("...");
+    const base = find(baseRef);
+    const head = find(headRef);
+    if (!base || !head) return { status: 404, body: { message: "Not Found" } };
+    const excluded = reachable(base);
+    const fromHead = reachable(head);
+    const listed = commits.filter((commit) => fromHead.has(commit.sha) && !excluded.has(commit.sha));
+    const perPage = Number(request.query.get("per_page") ?? "250");
+    const page = Number(request.query.get("page") ?? "1");
+    return {
+      status: 200,
+      body: {
+        status: listed.length > 0 ? "ahead" : "identical",
+        ahead_by: listed.length,
+        behind_by: 0,
+        total_commits: listed.length,
+        base_commit: commitJson(base),
+        merge_base_commit: commitJson(base),
+        commits: listed.slice((page - 1) * perPage, page * perPage).map(commitJson),
+        files: [],
+      },
+    };
+  });
 }

@@ -1,6 +1,7 @@
 import type { VerdictOutcome } from "../scorecard/decide-verdict.js";
 import { describeVerdict } from "../scorecard/render/describe-card.js";
 import { type CardFacts, cardFactsFrom } from "../store/card-history.js";
+import { type MainRoundFacts, mainRoundFactsFrom } from "../store/main-round-facts.js";
 import { renderMarkdown } from "../scorecard/render/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../scorecard/render/render-markdown-within-bytes.js";
 import { describeCheckTitle } from "./describe-check-title.js";
@@ -34,6 +35,8 @@ export type ScorecardZipResult =
       filesLeftOut: number;
       /** What the app's card history records of it. */
       facts: CardFacts;
+      /** What main's series records of it, when it is a watch workflow's card (docs/watching-main.md). */
+      mainRound: MainRoundFacts;
     }
   | { ok: false; problem: string };
 
@@ -65,5 +68,6 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     headline: describeCheckTitle(regated, verdict),
     filesLeftOut: regated.source?.patchFilter?.leftOutTotal ?? 0,
     facts: cardFactsFrom(regated),
+    mainRound: mainRoundFactsFrom(regated),
   };
 }

@@ -20,6 +20,7 @@ import {
   GATE_MODES,
 } from "../scoring/evaluate-gate.js";
 import { MAX_SCENARIOS, SCENARIO_NAME } from "../scorecard/scorecard-schema.js";
+import { appWatchSchema } from "../config/watch-settings-schema.js";
 
 /*
  * `.github/speedgate.yml` on the repository's default branch: how the app gates and who may start
@@ -118,8 +119,11 @@ export const repoConfigSchema = z.strictObject(
     // For competitions where every pull request is a submission: each open pull request's round score (the
     // median of all its runs, every commit's), kept up to date by the app in one pinned issue.
     leaderboard: z.boolean({ error: "expected true or false" }).default(false),
+    // Watching main (docs/watching-main.md): the watch workflow's cards go to main's series, a drift is bisected on the
+    // runners. Left out: the app reads no watch workflow (the workflow may still run the CLI or the action on its own).
+    watch: appWatchSchema.optional(),
   },
-  { error: "expected a YAML mapping with workflow, gate, trigger, rescore and leaderboard" },
+  { error: "expected a YAML mapping with workflow, gate, trigger, rescore, leaderboard and watch" },
 );
 
 export type RepoConfig = z.infer<typeof repoConfigSchema>;

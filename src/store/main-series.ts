@@ -310,3 +310,82 @@ export async function listChangePoints(queryable: Queryable, repository: string)
     foundAt: row.found_at,
   }));
 }
+
+/** One bisection, or null when there is none by that id. */
+export async function readBisection(queryable: Queryable, id: number): Promise<StoredBisection | null> {
+  const { rows } = await queryable.query<{ repository: string }>("SELECT repository FROM speedgate.bisections WHERE id = $1", [id]);
+  const repository = rows[0]?.repository;
+  if (repository === undefined) return null;
+  const all = await listBisections(queryable, repository, 1_000);
+  return all.find((bisection) => bisection.id === id) ?? null;
+}
+
+/** A round stored for a bisection (its range round, its probes and parent rounds), with every scenario's score. */
+export interface BisectionRound {
+  roundId: number;
+  kind: MainRoundKind;
+  stepKey: string | null;
+  baseSha: string;
+  headSha: string;
+  runId: number;
+  runAttempt: number;
+  runUrl: string | null;
+  runner: string | null;
+  failureKind: string | null;
+  scores: { scenario: string | null; score: number | null; interval: { low: number; high: number } | null }[];
+}
+
+/** The rounds stored for a bisection, in the order stored: what the app recomputes the plan from after each card or a restart. */
+export async function listBisectionRounds(queryable: Queryable, bisectionId: number): Promise<BisectionRound[]> {
+  const { rows } = await queryable.query<{
+    id: string;
+    kind: MainRoundKind;
+    step_key: string | null;
+    base_sha: string;
+    head_sha: string;
+    run_id: string;
+    run_attempt: number;
+    run_url: string | null;
+    runner: string | null;
+    failure_kind: string | null;
+    scenario: string | null;
+    score: number | null;
+    interval_low: number | null;
+    interval_high: number | null;
+  }>(
+    `SELECT r.id, r.kind, r.step_key, r.base_sha, r.head_sha, r.run_id, r.run_attempt, r.run_url, r.runner, r.failure_kind,
+            s.scenario, s.score, s.interval_low, s.interval_high
+       FROM speedgate.main_rounds r LEFT JOIN speedgate.main_round_scores s ON s.round_id = r.id
+      WHERE r.bisection_id = $1 ORDER BY r.id, s.scenario`,
+    [bisectionId],
+  );
+  const rounds = new Map<number, BisectionRound>();
+  for (const row of rows) {
+    const id = Number(row.id);
+    let round = rounds.get(id);
+    if (!round) {
+      round = {
+        roundId: id,
+        kind: row.kind,
+        stepKey: row.step_key,
+        baseSha: row.base_sha,
+        headSha: row.head_sha,
+        runId: Number(row.run_id),
+        runAttempt: row.run_attempt,
+        runUrl: row.run_url,
+        runner: row.runner,
+        failureKind: row.failure_kind,
+        scores: [],
+      };
+      rounds.set(id, round);
+    }
+    if (row.scenario !== null) {
+      round.scores.push({
+        scenario: row.scenario === "" ? null : row.scenario,
+        score: row.score,
+        interval: row.interval_low !== null && row.interval_high !== null ? { low: row.interval_low, high: row.interval_high } : null,
+      });
+    }
+  }
+  return [...rounds.values()];
+}

@@ -1,0 +1,236 @@
+import { z } from "zod";
+import { appWatchSchema } from "../../src/config/watch-settings-schema.js";
+import { parseStepRunTitle } from "../../src/github/dispatch-watch-step.js";
+import { downloadScorecardZip } from "../../src/github/download-scorecard-artifact.js";
+import type { RepoRef } from "../../src/github/github-client.js";
+import { listMainRange } from "../../src/github/list-main-range.js";
+import { readCommit } from "../../src/github/read-commit.js";
+import { ArtifactError, DEFAULT_ZIP_LIMITS } from "../../src/github/read-scorecard-zip.js";
+import { DEFAULT_REPO_CONFIG } from "../../src/github/repo-config-schema.js";
+import type { MainRoundFacts } from "../../src/store/main-round-facts.js";
+import type { MainRoundRecord } from "../../src/store/main-series.js";
+import { judgeDrift } from "../../src/watch/judge-drift.js";
+import { parseStepKey } from "../../src/watch/plan-bisection.js";
+import type { ScenarioEstimate } from "../../src/watch/scenario-estimates.js";
+import { workflowRunPayloadSchema } from "../payloads/workflow-run-payload.js";
+import type { MainSeriesStore } from "../store/app-store.js";
+import { mainLane } from "../store/derive-work-key.js";
+import type { JobContext } from "../work/app-work.js";
+import type { AppDeps, InstallationOctokit } from "./app-deps.js";
+import { openJob } from "./open-job.js";
+
+/*
+ * The watch workflow's cards (docs/watching-main.md): a scheduled (or dispatched) drift round of main's
+ * head against the good commit, or a step of a bisection the app dispatched. Each goes to main's series
+ * (src/store/main-series.ts); a drift round judged beyond the repository's watch.maxDrift starts a
+ * bisection, one per repository at a time; a step's card moves its bisection on (advance-bisection.ts).
+ * The card is trusted for main's series only when the run is the default branch's own: a watch run on
+ * another branch (a pull request's edit of the workflow) never reaches the series.
+ */
+
+export const watchCardSchema = workflowRunPayloadSchema.extend({ installationId: z.number().int(), watch: appWatchSchema });
+export type WatchCardPayload = z.output<typeof watchCardSchema>;
+
+export const bisectJobSchema = z.object({
+  installationId: z.number().int(),
+  repository: workflowRunPayloadSchema.shape.repository,
+  bisectionId: z.number().int().positive(),
+  watch: appWatchSchema,
+});
+export type BisectJobPayload = z.output<typeof bisectJobSchema>;
+
+function estimatesOf(facts: MainRoundFacts): ScenarioEstimate[] {
+  return facts.scores.map((entry) => ({
+    name: entry.scenario,
+    estimate: entry.score !== null && entry.score > 0 ? { score: entry.score, interval: entry.interval } : null,
+  }));
+}
+
+/** The card's facts, or null when the run uploaded none or it was refused (said in the log: the step counts as scoring nothing). */
+async function readFacts(deps: AppDeps, job: JobContext, client: InstallationOctokit, repo: RepoRef, runId: number) {
+  let downloaded;
+  try {
+    downloaded = await downloadScorecardZip(client, { ...repo, runId });
+  } catch (error) {
+    if (!(error instanceof ArtifactError)) throw error;
+    job.log.warn({ work: job.key, run: runId }, `the watch run's card was refused: ${error.message}`);
+    return null;
+  }
+  if (!downloaded) {
+    job.log.warn({ work: job.key, run: runId }, `watch run ${runId} uploaded no card`);
+    return null;
+  }
+  const card = await deps.cards.read({
+    zip: downloaded.zip,
+    source: downloaded.source,
+    limits: DEFAULT_ZIP_LIMITS,
+    // Scores and intervals are the card's own whatever the gate: main's series reads nothing the gate decides.
+    gate: DEFAULT_REPO_CONFIG.gate,
+    docsBaseUrl: deps.docsBaseUrl,
+  });
+  if (!card.ok) {
+    job.log.warn({ work: job.key, run: runId }, `the watch run's card was refused: ${card.problem}`);
+    return null;
+  }
+  return card.mainRound;
+}
+
+/** A step's card: stored under its bisection when its commits are the step's; a card of other commits counts as scoring nothing. */
+async function recordStep(
+  main: MainSeriesStore,
+  job: JobContext,
+  payload: WatchCardPayload,
+  repository: string,
+  step: { bisectionId: number; stepKey: string },
+  facts: MainRoundFacts | null,
+): Promise<boolean> {
+  const run = payload.workflow_run;
+  const bisection = await main.bisection(step.bisectionId);
+  const parsed = parseStepKey(step.stepKey);
+  if (!bisection || !parsed || bisection.repository !== repository.toLowerCase() || bisection.status !== "running") {
+    job.log.info(
+      { work: job.key, run: run.id },
+      `run ${run.id} names ${step.stepKey} of bisection ${step.bisectionId}, which is not running`,
+    );
+    return false;
+  }
+  const head = bisection.commits[parsed.index];
+  const base = parsed.purpose === "probe" ? bisection.commits[0] : bisection.commits[parsed.index - 1];
+  if (!head || !base) {
+    job.log.warn({ work: job.key, run: run.id }, `${step.stepKey} is outside bisection ${bisection.id}'s range`);
+    return false;
+  }
+  const matches = facts?.commits?.base === base && facts.commits.head === head;
+  if (facts && !matches) {
+    job.log.warn(
+      { work: job.key, run: run.id },
+      `run ${run.id}'s card scored ${facts.commits?.head.slice(0, 12) ?? "no commits"} ` +
+        `against ${facts.commits?.base.slice(0, 12) ?? "?"}, ` +
+        `not ${step.stepKey}'s ${head.slice(0, 12)} against ${base.slice(0, 12)}: stored as a step that scored nothing`,
+    );
+  }
+  await main.recordRound({
+    ...roundOrigin(payload),
+    kind: parsed.purpose,
+    baseSha: base,
+    headSha: head,
+    headCommittedAt: null,
+    bisectionId: bisection.id,
+    stepKey: step.stepKey,
+    runner: facts?.runner ?? null,
+    gpu: facts?.gpu ?? null,
+    engine: facts?.engine ?? null,
+    failureKind: matches ? (facts.failureKind ?? null) : facts ? "commits_mismatch" : "no_card",
+    cardCreatedAt: facts?.cardCreatedAt ?? null,
+    scores: matches ? facts.scores : [],
+  });
+  return true;
+}
+
+function roundOrigin(payload: WatchCardPayload): Pick<MainRoundRecord, "repository" | "runId" | "runAttempt" | "runUrl"> {
+  const run = payload.workflow_run;
+  return {
+    repository: `${payload.repository.owner.login}/${payload.repository.name}`,
+    runId: run.id,
+    runAttempt: run.run_attempt,
+    runUrl: run.html_url ?? null,
+  };
+}
+
+/** The watch-card job: a finished watch run's card into main's series, then a bisection started or moved on. */
+export function watchCardJob(deps: AppDeps) {
+  return async (raw: unknown, job: JobContext): Promise<void> => {
+    const opened = await openJob(deps, watchCardSchema, raw, job);
+    if (!opened) return;
+    const main = deps.store.main;
+    const { payload, repo, client } = opened;
+    const run = payload.workflow_run;
+    const repository = `${repo.owner}/${repo.repo}`;
+    if (!main) {
+      job.log.warn({ work: job.key, run: run.id }, "the app has no database: main's series is not kept and nothing is bisected");
+      return;
+    }
+    const ownBranch =
+      run.head_branch === payload.repository.default_branch &&
+      (run.head_repository?.full_name ?? repository).toLowerCase() === repository.toLowerCase() &&
+      (run.event === "schedule" || run.event === "workflow_dispatch");
+    if (!ownBranch) {
+      job.log.info(
+        { work: job.key, run: run.id },
+        `watch run ${run.id} (${run.event || "?"} on ${run.head_branch ?? "?"}) is not the default branch's own: not main's series`,
+      );
+      return;
+    }
+    const facts = await readFacts(deps, job, client, repo, run.id);
+    const step = parseStepRunTitle(run.display_title ?? "");
+    const bisectPayload = (bisectionId: number): BisectJobPayload => ({
+      installationId: payload.installationId,
+      repository: payload.repository,
+      bisectionId,
+      watch: payload.watch,
+    });
+    if (step) {
+      if (!(await recordStep(main, job, payload, repository, step, facts))) return;
+      await job.submit({
+        task: "bisect",
+        payload: { ...bisectPayload(step.bisectionId) },
+        key: `bisect:${repository.toLowerCase()}:${step.bisectionId}:run:${run.id}:${run.run_attempt}`,
+        lane: mainLane(repository),
+        deliveryId: job.deliveryId,
+      });
+      return;
+    }
+    if (!facts?.commits) {
+      job.log.info({ work: job.key, run: run.id }, `watch run ${run.id}'s card is not a round of two main commits: not main's series`);
+      return;
+    }
+    const { base, head } = facts.commits;
+    const headCommit = await readCommit(client, { ...repo, ref: head });
+    const drift: MainRoundRecord = {
+      ...roundOrigin(payload),
+      kind: "drift",
+      baseSha: base,
+      headSha: head,
+      headCommittedAt: headCommit.committedAt,
+      bisectionId: null,
+      stepKey: null,
+      runner: facts.runner,
+      gpu: facts.gpu,
+      engine: facts.engine,
+      failureKind: facts.failureKind,
+      cardCreatedAt: facts.cardCreatedAt,
+      scores: facts.scores,
+    };
+    await main.recordRound(drift);
+    const judgement = judgeDrift(estimatesOf(facts), payload.watch.maxDrift);
+    const drifted = judgement.drifted[0];
+    job.log.info(
+      { work: job.key, run: run.id, alarm: judgement.alarm },
+      `drift round ${head.slice(0, 12)} against ${base.slice(0, 12)}: ` +
+        judgement.scenarios.map((entry) => `${entry.name ?? "the round"} ${entry.verdict}`).join(", "),
+    );
+    if (!drifted) return;
+    const running = await main.running(repository);
+    if (running) {
+      job.log.info({ work: job.key, run: run.id }, `bisection ${running.id} of ${repository} is still running: this drift waits for it`);
+      return;
+    }
+    const commits = await listMainRange(client, { ...repo, good: base, bad: head });
+    const id = await main.startBisection({
+      repository,
+      commits: commits.map((commit) => commit.sha),
+      scenario: drifted.name,
+      trigger: "drift",
+    });
+    if (id === null) return;
+    // The drift round is the bisection's range round: the bad commit against the good one.
+    await main.recordRound({ ...drift, bisectionId: id, stepKey: "range" });
+    await job.submit({
+      task: "bisect",
+      payload: { ...bisectPayload(id) },
+      key: `bisect:${repository.toLowerCase()}:${id}:start`,
+      lane: mainLane(repository),
+      deliveryId: job.deliveryId,
+    });
+  };
+}

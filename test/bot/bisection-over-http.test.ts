@@ -1,0 +1,248 @@
+import { createHash, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { FakeGitHub, type FakeResponse } from "../../harness/fake-github/fake-github-server.js";
+import { zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { deliverAndSettle, sendWebhook } from "../../harness/fake-github/send-webhook.js";
+import { type FakeCommit, type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { makeCard } from "../../harness/make-card.js";
+import { stepRunTitle } from "../../src/github/dispatch-watch-step.js";
+import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
+import type { ScenarioCard, Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+
+/*
+ * #41, the app's part: the watch workflow's drift round flags main, and the app bisects it as durable work,
+ * each step a workflow_dispatch of the watch workflow whose card comes back as workflow_run.completed, over
+ * HTTP with signed deliveries against the fake GitHub. The runner is played by the test: each dispatched
+ * step's card scores its head against its base at the levels main's history has (merge 11 of 16 makes
+ * decode 8% slower), with a runner's tight spread. The app is stopped while it sends a step's dispatch
+ * (GitHub got it, the answer never came back) and started again on the same data folder: the step is never
+ * sent twice, its run's card still moves the bisection on, and merge 11 is named within ⌈log2 16⌉ + 2 rounds.
+ */
+
+const hex = (n: number, tag: string): string => createHash("sha1").update(`${tag} ${n}`).digest("hex");
+const MERGES = 16;
+const GUILTY = 11;
+const CONFIG = ["watch:", "  workflow: speedgate-watch.yml", "  maxDrift: 0.97", "  maxRepeats: 2", ""].join("\n");
+
+/** main: the good commit, then 16 merge commits, each merging one pull request's own commit. */
+function mainHistory(): { commits: FakeCommit[]; main: string[]; pulls: FakePull[] } {
+  const start = Date.parse("2026-11-01T00:00:00Z");
+  const date = (minutes: number): string => new Date(start + minutes * 60_000).toISOString();
+  const good = hex(0, "a0");
+  const commits: FakeCommit[] = [{ sha: good, parents: [], message: "the engine", date: date(0) }];
+  const main = [good];
+  const pulls: FakePull[] = [];
+  for (let number = 1; number <= MERGES; number++) {
+    const branchCommit = hex(number, "b0");
+    const merge = hex(number, "c0");
+    commits.push({ sha: branchCommit, parents: [main.at(-1) ?? good], message: `change ${number}`, date: date(number * 10 - 5) });
+    commits.push({
+      sha: merge,
+      parents: [main.at(-1) ?? good, branchCommit],
+      message: `Merge pull request #${number} from dev/change-${number}\n\nchange ${number}`,
+      date: date(number * 10),
+    });
+    main.push(merge);
+    pulls.push({
+      number,
+      headSha: branchCommit,
+      headRepo: `${OWNER}/${REPO}`,
+      headBranch: `change-${number}`,
+      author: "dev",
+      state: "closed",
+      mergeCommitSha: merge,
+    });
+  }
+  return { commits, main, pulls };
+}
+
+/** decode's speed at main's commit `index`: merge 11 makes it 8% slower; chat never moves. */
+const decodeLevel = (index: number): number => (index >= GUILTY ? 0.92 : 1);
+
+function scenarioCard(level: number, commits: Scorecard["commits"]): ScenarioCard {
+  // Twelve prompts spread by ±0.4% around the level: a runner's tight round.
+  const { scenarios: _none, ...card } = makeCard(Array.from({ length: 12 }, (_, i) => ({ speedup: level * (1 + ((i % 5) - 2) * 0.002) })));
+  return { ...card, commits };
+}
+
+/** The card a watch run on the runner writes: head against base, each scenario (as a real round's) naming the two commits. */
+function stepCard(main: readonly string[], base: string, head: string): Scorecard {
+  const ratio = decodeLevel(main.indexOf(head)) / decodeLevel(main.indexOf(base));
+  const commits = {
+    base,
+    head,
+    mergeBase: base,
+    image: null,
+    imageRevision: null,
+    imageRevisionFrom: null,
+    baseline: null,
+    candidate: null,
+  };
+  return assembleScenarioCard(
+    [
+      { name: "decode", card: scenarioCard(ratio, commits) },
+      { name: "chat", card: scenarioCard(1, commits) },
+    ],
+    null,
+  );
+}
+
+describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGlite kept across a stop mid-dispatch)", () => {
+  const fake = new FakeGitHub();
+  beforeAll(async () => await fake.start());
+  afterAll(async () => await fake.stop());
+
+  it(
+    "flags the drift, dispatches each step once, resumes after a stop, names merge 11 in 6 rounds, comments and keeps the issue",
+    { timeout: 300_000 },
+    async () => {
+      const { commits, main, pulls } = mainHistory();
+      const good = main[0] ?? "";
+      const bad = main[MERGES] ?? "";
+      const repo = serveRepository(fake, {
+        owner: OWNER,
+        repo: REPO,
+        appId: 4244,
+        config: CONFIG,
+        commits,
+        pulls,
+        workflows: ["speedgate-watch.yml"],
+        workflowInputs: ["good", "bad", "base", "head", "step"],
+      });
+      // The dispatch as GitHub answers it, except while `hang` is set: GitHub got the request, its answer never came back.
+      let hang = false;
+      let reached: () => void = () => undefined;
+      const sent: string[] = [];
+      fake.on("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", (request) => {
+        const fields = (request.body ?? {}) as { ref: string; inputs?: Record<string, string> };
+        sent.push(fields.inputs?.step ?? "");
+        if (hang) {
+          reached();
+          return new Promise<FakeResponse>(() => undefined);
+        }
+        const runId = fake.nextId();
+        repo.dispatches.push({ workflow: request.pathParams.workflow_id ?? "", ref: fields.ref, inputs: fields.inputs ?? {}, runId });
+        return {
+          status: 200,
+          body: { workflow_run_id: runId, run_url: "", html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${runId}` },
+        };
+      });
+      const env = { SPEEDGATE_DATA_DIR: await makeTempDir("speedgate-bisection-data-") };
+      let bot: BotProcess = await startBotProcess({ gheHost: fake.host, env, appId: 4244 });
+      const deliveries: Array<{ id: string; payload: unknown }> = [];
+      const deliverRun = async (runId: number, base: string, head: string, event: string, title: string): Promise<void> => {
+        repo.artifacts.set(runId, zipScorecard(stepCard(main, base, head)));
+        const payload = workflowRunCompleted({
+          id: runId,
+          headSha: bad,
+          headBranch: "main",
+          event,
+          title,
+          workflowFile: "speedgate-watch.yml",
+        });
+        const id = randomUUID();
+        deliveries.push({ id, payload });
+        expect(await deliverAndSettle(bot, "workflow_run", payload, id)).toBe(200);
+      };
+      /** Runs every dispatched step not run yet, as the runner would, until the app dispatches nothing new. */
+      const answered = new Set<number>();
+      const runDispatched = async (): Promise<void> => {
+        for (;;) {
+          const next = repo.dispatches.find((dispatch) => !answered.has(dispatch.runId));
+          if (!next) return;
+          answered.add(next.runId);
+          await deliverRun(next.runId, next.inputs.base ?? "", next.inputs.head ?? "", "workflow_dispatch", next.inputs.step ?? "");
+        }
+      };
+      const mark = (what: string): void => {
+        if (process.env.SPEEDGATE_TEST_TRACE) process.stderr.write(`[bisection test] ${what}\n${bot.output().slice(-1500)}\n`);
+      };
+      try {
+        // The scheduled drift round: main's head 8% slower in decode against the good commit.
+        await deliverRun(fake.nextId(), good, bad, "schedule", "speedgate-watch");
+        expect(
+          repo.dispatches.map((dispatch) => dispatch.inputs),
+          bot.output().slice(-6000),
+        ).toEqual([{ base: good, head: main[8], step: stepRunTitle(1, "probe-8-1") }]);
+        expect(repo.dispatches[0]?.ref).toBe("main");
+        expect(repo.issues).toHaveLength(1);
+        expect(repo.issues[0]?.body).toContain("**Bisecting:**");
+        expect(repo.issues[0]?.title).toContain("decode slower on main");
+
+        // probe 8 (good), then probe 12 (bad); the dispatch of probe 10 reaches GitHub and its answer never comes back.
+        const first = repo.dispatches[0];
+        if (!first) throw new Error("no first dispatch");
+        answered.add(first.runId);
+        mark("first dispatched");
+        await deliverRun(first.runId, good, main[8] ?? "", "workflow_dispatch", stepRunTitle(1, "probe-8-1"));
+        mark("probe 8 delivered");
+        const second = repo.dispatches[1];
+        expect(second?.inputs.step).toBe(stepRunTitle(1, "probe-12-1"));
+        if (!second) throw new Error("no second dispatch");
+        answered.add(second.runId);
+        hang = true;
+        const stuck = new Promise<void>((resolve) => (reached = resolve));
+        const payload = workflowRunCompleted({
+          id: second.runId,
+          headSha: bad,
+          headBranch: "main",
+          event: "workflow_dispatch",
+          title: second.inputs.step ?? "",
+          workflowFile: "speedgate-watch.yml",
+        });
+        repo.artifacts.set(second.runId, zipScorecard(stepCard(main, good, main[12] ?? "")));
+        expect(await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload, id: randomUUID(), secret: bot.secret })).toBe(200);
+        mark("waiting for the stuck dispatch");
+        await stuck;
+        mark("stopping");
+        await bot.stop();
+        expect(bot.output()).toMatch(/handed back/);
+
+        // Started again on the same data: the handed-back job cannot tell whether probe 10 was dispatched, so it is not sent again.
+        hang = false;
+        bot = await startBotProcess({ gheHost: fake.host, env, appId: 4244 });
+        mark("restarted");
+        await fake.waitUntil(() => repo.issues[0]?.body.includes("cannot tell whether probe-10-1") === true);
+        expect(sent.filter((step) => step === stepRunTitle(1, "probe-10-1"))).toHaveLength(1);
+        mark("issue says uncertain");
+        // GitHub had started it: its run's card arrives and the bisection goes on.
+        await deliverRun(fake.nextId(), good, main[10] ?? "", "workflow_dispatch", stepRunTitle(1, "probe-10-1"));
+        await runDispatched();
+        mark("ran the dispatched steps");
+        // A redelivery of a step already stored dispatches nothing more.
+        const again = deliveries[1];
+        const copy = randomUUID();
+        expect(await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: again?.payload, id: copy, secret: bot.secret })).toBe(
+          200,
+        );
+        await bot.waitFor(new RegExp(`delivery ${copy}: \\S+ was stored before`));
+
+        const steps = sent.map((title) => title.replace(/^speedgate bisection 1 /, ""));
+        // Every step sent once, and at most ⌈log2 16⌉ + 2 rounds after the drift round.
+        expect(new Set(steps).size).toBe(steps.length);
+        expect(steps).toEqual(["probe-8-1", "probe-12-1", "probe-10-1", "probe-11-1", "parent-11-1"]);
+        expect(steps.length).toBeLessThanOrEqual(Math.ceil(Math.log2(MERGES)) + 2);
+
+        const issue = repo.issues[0];
+        expect(repo.issues).toHaveLength(1);
+        expect(issue?.title).toContain(`merge ${main[GUILTY]?.slice(0, 12)}`);
+        expect(issue?.body).toContain(
+          `**Found: #${GUILTY} \`${main[GUILTY]?.slice(0, 12)}\` (merge ${GUILTY} of ${MERGES} in the range).**`,
+        );
+        for (const step of ["probe 8", "probe 12", "probe 10", "probe 11", "parent of 11"]) expect(issue?.body).toContain(step);
+        const comments = fake.comments.filter((comment) => comment.issueNumber === GUILTY);
+        expect(comments).toHaveLength(1);
+        expect(comments[0]?.body).toContain("### speedgate: this merge made main slower");
+        expect(comments[0]?.body).toMatch(/Merged \d+ days ago: decode 8\.\d% slower \[\d\.\d%, \d\.\d%\] on gpu-runner-3/);
+        expect(comments[0]?.body).toContain("The merge's card against its parent");
+        expect(fake.comments.filter((comment) => comment.issueNumber !== GUILTY)).toEqual([]);
+        expect(fake.violations).toEqual([]);
+      } finally {
+        await bot.stop();
+      }
+    },
+  );
+});
