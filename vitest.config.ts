@@ -31,6 +31,7 @@ const UNIT = [
   "test/github/regate-scorecard.test.ts",
   "test/github/repo-config-schema.test.ts",
   "test/github/fetch-pull-request-patch.test.ts",
+  "test/github/list-main-range.test.ts",
   "test/client/build-request-body.test.ts",
   "test/client/build-warmup-prompts.test.ts",
   "test/client/defer-arrivals.test.ts",

@@ -60,7 +60,7 @@ describe("action.yml", () => {
       const workflow = parse(await readFile(join(folder, file), "utf8")) as Workflow;
       const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
       const uses = steps.filter((step) => step.uses?.startsWith("OWNER/speedgate@"));
-      // The watch on main runs the CLI (speedgate watch, bisect), not the action; every other example uses the action.
+      // Every example uses the action (the watch on main also runs the CLI's speedgate bisect for a range given by hand).
       const runsCli = steps.some((step) => step.run?.includes("github:OWNER/speedgate#"));
       expect(uses.length > 0 || runsCli, `${file} uses neither the action nor the CLI`).toBe(true);
       for (const step of uses) {

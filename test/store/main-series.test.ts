@@ -7,7 +7,9 @@ import {
   listBisections,
   listChangePoints,
   listMainScenarios,
+  listBisectionRounds,
   listMainSeries,
+  readBisection,
   recordChangePoint,
   recordMainRound,
   startBisection,
@@ -116,5 +118,47 @@ describeEachBackend("main's series", (backend) => {
     expect(await listChangePoints(database.pool, "Octo/Engine")).toMatchObject([
       { scenario: "decode", firstRoundId: roundId, pValue: 0.005 },
     ]);
+  });
+
+  it("reads a bisection by id and its rounds in the order stored, each with every scenario's score: what the app replans from", async () => {
+    const commits = [sha("a"), sha("c"), sha("b")];
+    const id = await startBisection(database.pool, { repository: "Octo/Engine", commits, scenario: "decode", trigger: "drift" });
+    expect(await readBisection(database.pool, id)).toMatchObject({ id, repository: "octo/engine", status: "running", commits });
+    expect(await readBisection(database.pool, id + 1)).toBeNull();
+    // Not the bisection's: a drift round of another repository, and one without a bisection.
+    await recordMainRound(database.pool, round({ runId: 9 }));
+    await recordMainRound(database.pool, round({ repository: "other/engine", runId: 1, bisectionId: null }));
+    await recordMainRound(database.pool, round({ runId: 10, bisectionId: id, stepKey: "range" }));
+    await recordMainRound(
+      database.pool,
+      round({ runId: 11, kind: "probe", bisectionId: id, stepKey: "probe-1-1", headSha: sha("c"), failureKind: "no_card", scores: [] }),
+    );
+    await recordMainRound(
+      database.pool,
+      round({
+        runId: 12,
+        kind: "probe",
+        bisectionId: id,
+        stepKey: "probe-1-2",
+        headSha: sha("c"),
+        scores: [{ scenario: "decode", score: 0.99, interval: null }],
+      }),
+    );
+    const rounds = await listBisectionRounds(database.pool, id);
+    expect(rounds.map((entry) => [entry.stepKey, entry.runId, entry.kind])).toEqual([
+      ["range", 10, "drift"],
+      ["probe-1-1", 11, "probe"],
+      ["probe-1-2", 12, "probe"],
+    ]);
+    expect(rounds[0]?.scores).toEqual([
+      { scenario: "chat", score: 1.0, interval: { low: 0.98, high: 1.02 } },
+      { scenario: "decode", score: 0.92, interval: { low: 0.9, high: 0.94 } },
+    ]);
+    // A step whose run uploaded no card is stored with no score: the plan repeats it.
+    expect(rounds[1]).toMatchObject({ failureKind: "no_card", scores: [] });
+    expect(rounds[2]?.scores).toEqual([{ scenario: "decode", score: 0.99, interval: null }]);
+    // The same run stored again (a redelivery) is one round still.
+    await recordMainRound(database.pool, round({ runId: 10, bisectionId: id, stepKey: "range" }));
+    expect(await listBisectionRounds(database.pool, id)).toHaveLength(3);
   });
 });
