@@ -69,8 +69,8 @@ function scenarioCard(level: number, commits: Scorecard["commits"]): ScenarioCar
 }
 
 /** The card a watch run on the runner writes: head against base, each scenario (as a real round's) naming the two commits. */
-function stepCard(main: readonly string[], base: string, head: string): Scorecard {
-  const ratio = decodeLevel(main.indexOf(head)) / decodeLevel(main.indexOf(base));
+function stepCard(main: readonly string[], base: string, head: string, level: (index: number) => number = decodeLevel): Scorecard {
+  const ratio = level(main.indexOf(head)) / level(main.indexOf(base));
   const commits = {
     base,
     head,
@@ -245,4 +245,58 @@ describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGli
       }
     },
   );
+
+  it("reports eight merges 1.5% slower each as a gradual drift, pinned on no merge, commented on no pull request", async () => {
+    const { commits, main, pulls } = mainHistory();
+    const good = main[0] ?? "";
+    const bad = main[MERGES] ?? "";
+    // Merges 5 to 12 each make decode 1.5% slower: 11.4% over the range.
+    const gradual = (index: number): number => 0.985 ** Math.max(0, Math.min(index, 12) - 4);
+    fake.reset();
+    const repo = serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: 4245,
+      config: CONFIG,
+      commits,
+      pulls,
+      workflows: ["speedgate-watch.yml"],
+      workflowInputs: ["good", "bad", "base", "head", "step"],
+    });
+    const bot = await startBotProcess({ gheHost: fake.host, appId: 4245 });
+    try {
+      const deliverRun = async (runId: number, base: string, head: string, event: string, title: string): Promise<void> => {
+        repo.artifacts.set(runId, zipScorecard(stepCard(main, base, head, gradual)));
+        const payload = workflowRunCompleted({
+          id: runId,
+          headSha: bad,
+          headBranch: "main",
+          event,
+          title,
+          workflowFile: "speedgate-watch.yml",
+        });
+        expect(await deliverAndSettle(bot, "workflow_run", payload, randomUUID())).toBe(200);
+      };
+      await deliverRun(fake.nextId(), good, bad, "schedule", "speedgate-watch");
+      const answered = new Set<number>();
+      for (let turn = 0; turn < 12; turn++) {
+        const next = repo.dispatches.find((dispatch) => !answered.has(dispatch.runId));
+        if (!next) break;
+        answered.add(next.runId);
+        await deliverRun(next.runId, next.inputs.base ?? "", next.inputs.head ?? "", "workflow_dispatch", next.inputs.step ?? "");
+      }
+      const issue = repo.issues[0];
+      expect(repo.issues).toHaveLength(1);
+      expect(issue?.title).toContain("a gradual drift");
+      expect(issue?.body, bot.output().slice(-3000)).toMatch(
+        /\*\*Gradual drift: no single merge explains it\.\*\* decode got 11\.\d% slower over the 16/,
+      );
+      // The step that showed it: probe 8 sits part-way (6% slower, between 1× and the drift), its rounds pooled.
+      expect(issue?.body).toMatch(/\[probe 8\]\([^)]+\) \| .+ \| the good commit \| 0\.94\d× \(6\.0% slower\)/);
+      expect(fake.comments).toEqual([]);
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await bot.stop();
+    }
+  });
 });

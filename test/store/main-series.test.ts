@@ -120,7 +120,7 @@ describeEachBackend("main's series", (backend) => {
     ]);
   });
 
-  it("reads a bisection by id and its rounds in the order stored, each with every scenario's score: what the app replans from", async () => {
+  it("reads a bisection and its rounds in the order stored, each with every scenario's score (the app replans from them)", async () => {
     const commits = [sha("a"), sha("c"), sha("b")];
     const id = await startBisection(database.pool, { repository: "Octo/Engine", commits, scenario: "decode", trigger: "drift" });
     expect(await readBisection(database.pool, id)).toMatchObject({ id, repository: "octo/engine", status: "running", commits });
