@@ -299,4 +299,59 @@ describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGli
       await bot.stop();
     }
   });
+
+  it("keeps a watch run off another branch out of main's series; a step's card of other commits scores nothing", async () => {
+    fake.reset();
+    const { commits, main, pulls } = mainHistory();
+    const good = main[0] ?? "";
+    const bad = main[MERGES] ?? "";
+    const repo = serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: 4246,
+      config: CONFIG,
+      commits,
+      pulls,
+      workflows: ["speedgate-watch.yml"],
+      workflowInputs: ["good", "bad", "base", "head", "step"],
+    });
+    const bot = await startBotProcess({ gheHost: fake.host, appId: 4246 });
+    try {
+      const deliver = async (runId: number, card: Scorecard, fields: { event: string; branch: string; title: string }): Promise<void> => {
+        repo.artifacts.set(runId, zipScorecard(card));
+        const payload = workflowRunCompleted({
+          id: runId,
+          headSha: bad,
+          headBranch: fields.branch,
+          event: fields.event,
+          title: fields.title,
+          workflowFile: "speedgate-watch.yml",
+        });
+        expect(await deliverAndSettle(bot, "workflow_run", payload, randomUUID())).toBe(200);
+      };
+      // A pull request's branch that edited the watch workflow, and a watch run of a pull_request event: neither is main's.
+      await deliver(fake.nextId(), stepCard(main, good, bad), { event: "workflow_dispatch", branch: "evil", title: "speedgate-watch" });
+      await deliver(fake.nextId(), stepCard(main, good, bad), { event: "pull_request", branch: "main", title: "speedgate-watch" });
+      expect(repo.dispatches).toEqual([]);
+      expect(repo.issues).toEqual([]);
+      expect(fake.calls("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts")).toEqual([]);
+
+      await deliver(fake.nextId(), stepCard(main, good, bad), { event: "schedule", branch: "main", title: "speedgate-watch" });
+      const probe = repo.dispatches[0];
+      expect(probe?.inputs.step).toBe(stepRunTitle(1, "probe-8-1"));
+      // probe 8's run uploads a card of merge 9 (a run someone dispatched by hand with the step's title): not the step's commits.
+      await deliver(probe?.runId ?? 0, stepCard(main, good, main[9] ?? ""), {
+        event: "workflow_dispatch",
+        branch: "main",
+        title: stepRunTitle(1, "probe-8-1"),
+      });
+      expect(bot.output()).toMatch(/not probe-8-1's [0-9a-f]{12} against [0-9a-f]{12}: stored as a step that scored nothing/);
+      // The step is run again, never judged on the other commits' score.
+      expect(repo.dispatches.map((dispatch) => dispatch.inputs.step)).toEqual([stepRunTitle(1, "probe-8-1"), stepRunTitle(1, "probe-8-2")]);
+      expect(repo.issues[0]?.body).toContain("scored nothing");
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await bot.stop();
+    }
+  });
 });

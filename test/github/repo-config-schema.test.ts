@@ -29,6 +29,26 @@ describe("parseRepoConfig", () => {
     expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^leaderboard: expected true or false/) as string]);
   });
 
+  it("reads watch: with its defaults, leaves it out when the file does, and names a wrong field", () => {
+    expect(DEFAULT_REPO_CONFIG.watch).toBeUndefined();
+    const result = parseRepoConfig({ watch: { maxDrift: 0.95 } });
+    expect(result.ok && result.config.watch).toEqual({
+      workflow: "speedgate-watch.yml",
+      maxDrift: 0.95,
+      maxRepeats: 2,
+      explainShare: 0.5,
+      parallelSteps: 1,
+      everyMerge: false,
+      changePoint: { enabled: true, maxPValue: 0.01, minSegment: 3, minChange: 0.02, permutations: 199 },
+    });
+    const refused = parseRepoConfig({ watch: { maxDrift: 1.2, workflow: "../evil.yml" } });
+    expect(refused.ok).toBe(false);
+    const problems = refused.ok ? [] : refused.problems.join("\n");
+    expect(problems).toContain("watch.maxDrift");
+    expect(problems).toContain("expected a speedup in (0, 1], such as 0.97");
+    expect(problems).toContain("watch.workflow");
+  });
+
   it("fills what a partial file leaves out", () => {
     const result = parseRepoConfig({ gate: { minRoundScore: 1.05 }, trigger: "auto" });
     expect(result).toEqual({
