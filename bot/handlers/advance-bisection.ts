@@ -215,6 +215,35 @@ async function dispatchSteps(
   return { pending, uncertain };
 }
 
+/** The range round of a bisection a change point started, dispatched once like any step. */
+async function dispatchRange(
+  deps: AppDeps,
+  client: GitHubClient,
+  repo: RepoRef & { ref: string; workflow: string },
+  bisection: StoredBisection,
+  job: JobContext,
+): Promise<void> {
+  const repository = `${repo.owner}/${repo.repo}`.toLowerCase();
+  const outcome = await deps.store.sideEffects.once({
+    key: `bisection:${repository}:${bisection.id}:dispatch:range`,
+    kind: "dispatch",
+    isDefiniteRefusal,
+    send: async () =>
+      await dispatchWatchStep(client, {
+        owner: repo.owner,
+        repo: repo.repo,
+        workflow: repo.workflow,
+        ref: repo.ref,
+        base: bisection.good,
+        head: bisection.bad,
+        step: stepRunTitle(bisection.id, "range"),
+      }),
+  });
+  if (outcome.state === "uncertain")
+    job.log.warn({ work: job.key }, `the range round of bisection ${bisection.id} may not have been dispatched`);
+  else if (outcome.sentNow) job.log.info({ work: job.key }, `dispatched the range round of bisection ${bisection.id} (a change point)`);
+}
+
 /** The bisect job: the plan from the stored rounds, its next steps dispatched once each, the tracking issue, at the end the comment. */
 export function advanceBisectionJob(deps: AppDeps) {
   return async (raw: unknown, job: JobContext): Promise<void> => {
@@ -226,6 +255,17 @@ export function advanceBisectionJob(deps: AppDeps) {
     const bisection = await main.bisection(payload.bisectionId);
     if (!bisection || bisection.status !== "running") return;
     const rounds = await main.rounds(bisection.id);
+    if (!rounds.some((round) => round.stepKey === "range") && bisection.trigger === "change-point") {
+      // A change point's range was never measured head to head: its range round is the first step.
+      await dispatchRange(
+        deps,
+        client,
+        { ...repo, ref: payload.repository.default_branch, workflow: payload.watch.workflow },
+        bisection,
+        job,
+      );
+      return;
+    }
     const planned = planFromRounds(bisection, rounds, payload.watch);
     if (!planned) {
       job.log.warn(
@@ -252,12 +292,15 @@ export function advanceBisectionJob(deps: AppDeps) {
       commits: commits.map((commit) => ({ sha: commit.sha, subject: commit.subject, pullRequest: pullRequestOf(commit.subject, repo) })),
       drift,
       plan,
-      trigger: `The drift round${range?.runUrl ? ` ([run](${range.runUrl}))` : ""}`,
+      trigger:
+        bisection.trigger === "change-point"
+          ? `A change point in main's series of drift rounds; its range round${range?.runUrl ? ` ([run](${range.runUrl}))` : ""}`
+          : `The drift round${range?.runUrl ? ` ([run](${range.runUrl}))` : ""}`,
       commitUrl: (sha) => `https://github.com/${repo.owner}/${repo.repo}/commit/${sha}`,
       runs,
       pending,
       uncertain,
-      maxDrift: payload.watch.maxDrift,
+      maxDrift: bisection.trigger === "change-point" ? null : payload.watch.maxDrift,
     });
     const outcomeWord =
       plan.outcome?.kind === "single"

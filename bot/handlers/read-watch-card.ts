@@ -9,6 +9,7 @@ import { ArtifactError, DEFAULT_ZIP_LIMITS } from "../../src/github/read-scoreca
 import { DEFAULT_REPO_CONFIG } from "../../src/github/repo-config-schema.js";
 import type { MainRoundFacts } from "../../src/store/main-round-facts.js";
 import type { MainRoundRecord } from "../../src/store/main-series.js";
+import { findSeriesChange } from "../../src/watch/find-series-change.js";
 import { judgeDrift } from "../../src/watch/judge-drift.js";
 import { parseStepKey } from "../../src/watch/plan-bisection.js";
 import type { ScenarioEstimate } from "../../src/watch/scenario-estimates.js";
@@ -86,7 +87,9 @@ async function recordStep(
 ): Promise<boolean> {
   const run = payload.workflow_run;
   const bisection = await main.bisection(step.bisectionId);
-  const parsed = parseStepKey(step.stepKey);
+  // The range round of a bisection a change point started: the bad commit against the good one, run as its first step.
+  const parsed =
+    step.stepKey === "range" ? { purpose: "range" as const, index: (bisection?.commits.length ?? 0) - 1 } : parseStepKey(step.stepKey);
   if (!bisection || !parsed || bisection.repository !== repository.toLowerCase() || bisection.status !== "running") {
     job.log.info(
       { work: job.key, run: run.id },
@@ -95,7 +98,7 @@ async function recordStep(
     return false;
   }
   const head = bisection.commits[parsed.index];
-  const base = parsed.purpose === "probe" ? bisection.commits[0] : bisection.commits[parsed.index - 1];
+  const base = parsed.purpose === "parent" ? bisection.commits[parsed.index - 1] : bisection.commits[0];
   if (!head || !base) {
     job.log.warn({ work: job.key, run: run.id }, `${step.stepKey} is outside bisection ${bisection.id}'s range`);
     return false;
@@ -111,7 +114,7 @@ async function recordStep(
   }
   await main.recordRound({
     ...roundOrigin(payload),
-    kind: parsed.purpose,
+    kind: parsed.purpose === "parent" ? "parent" : "probe",
     baseSha: base,
     headSha: head,
     headCommittedAt: null,
@@ -135,6 +138,49 @@ function roundOrigin(payload: WatchCardPayload): Pick<MainRoundRecord, "reposito
     runAttempt: run.run_attempt,
     runUrl: run.html_url ?? null,
   };
+}
+
+/**
+ * The change-point method over the stored series (docs/watching-main.md): the drift rounds measured against
+ * this round's good commit, each scenario's log scores, E-divisive means with a permutation p-value
+ * (src/watch/find-series-change.ts, the same as `speedgate watch` runs over its state file). A step it finds,
+ * recorded once, starts a bisection between the heads of the two rounds around it; its range round is
+ * dispatched as the bisection's first step, since no round measured those two commits against each other.
+ */
+async function startOnChangePoint(
+  main: MainSeriesStore,
+  client: InstallationOctokit,
+  repo: RepoRef,
+  good: string,
+  facts: MainRoundFacts,
+  watch: WatchCardPayload["watch"],
+): Promise<number | null> {
+  const repository = `${repo.owner}/${repo.repo}`;
+  const rounds = new Map<number, { head: string; at: string; scores: { name: string | null; score: number }[] }>();
+  for (const entry of facts.scores) {
+    for (const point of await main.driftSeries(repository, entry.scenario)) {
+      if (point.baseSha !== good || point.score === null || !(point.score > 0) || point.bisectionId !== null) continue;
+      const round = rounds.get(point.roundId) ?? { head: point.headSha, at: point.recordedAt.toISOString(), scores: [] };
+      round.scores.push({ name: entry.scenario, score: point.score });
+      rounds.set(point.roundId, round);
+    }
+  }
+  const ids = [...rounds.keys()].sort((a, b) => a - b);
+  const series = ids.flatMap((id) => rounds.get(id) ?? []);
+  const change = findSeriesChange(series, watch.changePoint);
+  if (!change) return null;
+  const firstRoundId = ids.find((id) => rounds.get(id)?.head === change.after);
+  if (firstRoundId === undefined || (await main.running(repository))) return null;
+  const point = { repository, scenario: change.scenario, firstRoundId, pValue: change.pValue, change: change.score, bisectionId: null };
+  if (!(await main.recordChangePoint(point))) return null;
+  const commits = await listMainRange(client, { ...repo, good: change.before, bad: change.after });
+  if (commits.length < 2) return null;
+  return await main.startBisection({
+    repository,
+    commits: commits.map((commit) => commit.sha),
+    scenario: change.scenario,
+    trigger: "change-point",
+  });
 }
 
 /** The watch-card job: a finished watch run's card into main's series, then a bisection started or moved on. */
@@ -209,7 +255,21 @@ export function watchCardJob(deps: AppDeps) {
       `drift round ${head.slice(0, 12)} against ${base.slice(0, 12)}: ` +
         judgement.scenarios.map((entry) => `${entry.name ?? "the round"} ${entry.verdict}`).join(", "),
     );
-    if (!drifted) return;
+    if (!drifted) {
+      if (!judgement.failed && payload.watch.changePoint.enabled) {
+        const started = await startOnChangePoint(main, client, repo, base, facts, payload.watch);
+        if (started !== null) {
+          await job.submit({
+            task: "bisect",
+            payload: { ...bisectPayload(started) },
+            key: `bisect:${repository.toLowerCase()}:${started}:start`,
+            lane: mainLane(repository),
+            deliveryId: job.deliveryId,
+          });
+        }
+      }
+      return;
+    }
     const running = await main.running(repository);
     if (running) {
       job.log.info({ work: job.key, run: run.id }, `bisection ${running.id} of ${repository} is still running: this drift waits for it`);

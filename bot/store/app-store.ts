@@ -1,6 +1,13 @@
 import type { SideEffectOutcome, SideEffectRequest } from "../../src/store/run-side-effect-once.js";
 import type { CardRecord, LeaderboardCard, StoredCard } from "../../src/store/card-history.js";
-import type { BisectionRound, BisectionTrigger, MainRoundRecord, StoredBisection, StoredOutcome } from "../../src/store/main-series.js";
+import type {
+  BisectionRound,
+  BisectionTrigger,
+  MainRoundRecord,
+  MainSeriesPoint,
+  StoredBisection,
+  StoredOutcome,
+} from "../../src/store/main-series.js";
 import { type DeliveryLedger, MemoryDeliveryLedger } from "../delivery-ledger.js";
 import { type HeadPushLog, MemoryHeadPushLog } from "../head-push-log.js";
 import { MemoryRefusalLimiter, type RefusalLimiter } from "../refusal-limiter.js";
@@ -40,6 +47,17 @@ export interface MainSeriesStore {
   bisection(id: number): Promise<StoredBisection | null>;
   rounds(bisectionId: number): Promise<BisectionRound[]>;
   finish(id: number, end: { outcome: StoredOutcome | null; status: "done" | "abandoned"; trackingIssue?: number | null }): Promise<void>;
+  /** One scenario's drift rounds in main's order: what the change-point method reads. */
+  driftSeries(repository: string, scenario: string | null): Promise<MainSeriesPoint[]>;
+  /** Records a change point once; false when it was recorded before (its bisection was started then). */
+  recordChangePoint(point: {
+    repository: string;
+    scenario: string | null;
+    firstRoundId: number;
+    pValue: number;
+    change: number;
+    bisectionId: number | null;
+  }): Promise<boolean>;
 }
 
 /** Where the app keeps what must be shared by replicas and outlive a restart. */

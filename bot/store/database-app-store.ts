@@ -17,7 +17,9 @@ import {
   finishBisection,
   listBisectionRounds,
   listBisections,
+  listMainSeries,
   readBisection,
+  recordChangePoint,
   recordMainRound,
   startBisection,
 } from "../../src/store/main-series.js";
@@ -65,6 +67,8 @@ function databaseMainSeries(database: Database): MainSeriesStore {
     bisection: async (id) => await readBisection(pool, id),
     rounds: async (bisectionId) => await listBisectionRounds(pool, bisectionId),
     finish: async (id, end) => await finishBisection(pool, id, end),
+    driftSeries: async (repository, scenario) => await listMainSeries(pool, { repository, scenario, kinds: ["drift"] }),
+    recordChangePoint: async (point) => await recordChangePoint(pool, point),
   };
 }
 

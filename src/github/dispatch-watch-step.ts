@@ -7,7 +7,7 @@ export function stepRunTitle(bisectionId: number, stepKey: string): string {
 
 /** The bisection and step a run's title names, or null for a run that is not a step (a scheduled drift round). */
 export function parseStepRunTitle(title: string): { bisectionId: number; stepKey: string } | null {
-  const match = /\bspeedgate bisection (\d+) ((?:probe|parent)-\d+-\d+)\b/.exec(title);
+  const match = /\bspeedgate bisection (\d+) ((?:probe|parent)-\d+-\d+|range)\b/.exec(title);
   if (!match?.[1] || !match[2]) return null;
   return { bisectionId: Number(match[1]), stepKey: match[2] };
 }

@@ -354,4 +354,60 @@ describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGli
       await bot.stop();
     }
   });
+
+  it("starts a bisection on a change point in the stored drift rounds no round's bar caught, its range round run first", async () => {
+    fake.reset();
+    const { commits, main, pulls } = mainHistory();
+    const good = main[0] ?? "";
+    // Merge 11 makes decode 4% slower: inside watch.maxDrift 0.9, so no drift round raises an alarm.
+    const small = (index: number): number => (index >= GUILTY ? 0.96 : 1);
+    const config = [
+      "watch:",
+      "  workflow: speedgate-watch.yml",
+      "  maxDrift: 0.9",
+      "  changePoint: { maxPValue: 0.01, minSegment: 3, minChange: 0.02, permutations: 199 }",
+      "",
+    ].join("\n");
+    const repo = serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: 4247,
+      config,
+      commits,
+      pulls,
+      workflows: ["speedgate-watch.yml"],
+      workflowInputs: ["good", "bad", "base", "head", "step"],
+    });
+    const bot = await startBotProcess({ gheHost: fake.host, appId: 4247 });
+    try {
+      const deliverRun = async (runId: number, base: string, head: string, event: string, title: string): Promise<void> => {
+        repo.artifacts.set(runId, zipScorecard(stepCard(main, base, head, small)));
+        const payload = workflowRunCompleted({
+          id: runId,
+          headSha: head,
+          headBranch: "main",
+          event,
+          title,
+          workflowFile: "speedgate-watch.yml",
+        });
+        expect(await deliverAndSettle(bot, "workflow_run", payload, randomUUID())).toBe(200);
+      };
+      // Nightly drift rounds against the same good commit, main's head one merge further each night.
+      for (let night = 1; night <= 14; night++) await deliverRun(fake.nextId(), good, main[night] ?? "", "schedule", "speedgate-watch");
+      expect(repo.dispatches.map((dispatch) => dispatch.inputs)).toEqual([
+        { base: main[GUILTY - 1], head: main[GUILTY], step: stepRunTitle(1, "range") },
+      ]);
+      const range = repo.dispatches[0];
+      await deliverRun(range?.runId ?? 0, main[GUILTY - 1] ?? "", main[GUILTY] ?? "", "workflow_dispatch", range?.inputs.step ?? "");
+      const issue = repo.issues[0];
+      expect(repo.issues).toHaveLength(1);
+      expect(issue?.body, bot.output().slice(-3000)).toContain("A change point in main's series of drift rounds");
+      expect(issue?.body).toContain(`**Found: #${GUILTY} \`${main[GUILTY]?.slice(0, 12)}\` (merge 1 of 1 in the range).**`);
+      expect(fake.comments.filter((comment) => comment.issueNumber === GUILTY)).toHaveLength(1);
+      expect(repo.dispatches).toHaveLength(1);
+      expect(fake.violations).toEqual([]);
+    } finally {
+      await bot.stop();
+    }
+  });
 });
