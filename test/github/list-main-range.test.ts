@@ -72,7 +72,9 @@ describe("a step's run title", () => {
     expect(title).toBe("speedgate bisection 12 probe-8-2");
     expect(parseStepRunTitle(title)).toEqual({ bisectionId: 12, stepKey: "probe-8-2" });
     expect(parseStepRunTitle("speedgate-watch")).toBeNull();
-    expect(parseStepRunTitle("speedgate bisection 12 range")).toBeNull();
+    // A change point's bisection runs its range round as its first step.
+    expect(parseStepRunTitle("speedgate bisection 12 range")).toEqual({ bisectionId: 12, stepKey: "range" });
+    expect(parseStepRunTitle("speedgate bisection 12 drift-1-1")).toBeNull();
     expect(parseStepRunTitle("speedgate bisection x probe-8-2")).toBeNull();
   });
 });
