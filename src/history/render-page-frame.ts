@@ -48,6 +48,7 @@ export function renderPageFrame(frame: PageFrame): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(frame.title)}</title>
 ${styles.join("\n")}
 </head>

@@ -115,7 +115,8 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     await database.pool.query("INSERT INTO speedgate.redeliveries (guid, delivery_id, event) VALUES ('guid-1', 11, 'issue_comment')");
     await database.pool.query("INSERT INTO speedgate.leaderboards (repository, issue_number) VALUES ('o/r', 5)");
     await database.pool.query(
-      "INSERT INTO speedgate.main_rounds (repository, kind, base_sha, head_sha, run_id, run_attempt) VALUES ('o/r', 'drift', 'a', 'b', 8, 1)",
+      "INSERT INTO speedgate.main_rounds (repository, kind, base_sha, head_sha, run_id, run_attempt) " +
+        "VALUES ('o/r', 'drift', 'a', 'b', 8, 1)",
     );
     expect(await columns(database, "card_documents")).toEqual([]);
     await database.close();
