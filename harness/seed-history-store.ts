@@ -48,6 +48,11 @@ function mainLevel(index: number, count: number): number {
   return Math.round((base * (1 + 0.02 * jitter(index, 1))) / 0.005) * 0.005;
 }
 
+const EARLIER_CALIBRATIONS = [
+  { measuredAt: "2026-09-02T08:30:00.000Z", noiseFloor: 0.031, detectableSpeedup: 0.052 },
+  { measuredAt: "2026-10-07T08:30:00.000Z", noiseFloor: 0.024, detectableSpeedup: 0.041 },
+] as const;
+
 const PULLS: readonly { name: string; pullRequest: number; open: boolean }[] = [
   { name: "passing-round", pullRequest: 101, open: true },
   { name: "scenarios-decode-regression", pullRequest: 102, open: true },
@@ -159,6 +164,28 @@ export async function seedHistoryStore(
     });
     await recordPullRequestState(queryable, { repository, number: pull.pullRequest, state: pull.open ? "open" : "closed", headSha });
     pulls.set(pull.name, { pullRequest: pull.pullRequest, cardId, card, open: pull.open });
+  }
+  // Two earlier calibrations of the same runner, for the runner page's "over time": the calibrated example card
+  // with its calibration's date moved back and its noise larger, as a runner's first calibrations often are.
+  const calibrated = pulls.get("calibrated-three-runs")?.card;
+  const calibration = calibrated?.gate.calibration;
+  if (calibrated && calibration) {
+    for (const [index, earlier] of EARLIER_CALIBRATIONS.entries()) {
+      const card: Scorecard = {
+        ...calibrated,
+        gate: { ...calibrated.gate, calibration: { ...calibration, ...earlier } },
+      };
+      const runId = 800_000 + index;
+      await recordCardDocument(queryable, {
+        repository,
+        runId,
+        runAttempt: 1,
+        pullRequest: 104,
+        headSha: "0104".repeat(10),
+        cardJson: JSON.stringify(card),
+        facts: cardDocumentFactsFrom(card),
+      });
+    }
   }
   await recordLeaderboardIssue(queryable, repository, { number: 7, pinned: true });
   return { repository, mainRounds, changeRoundId: changeRound.roundId, pulls };

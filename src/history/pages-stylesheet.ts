@@ -27,6 +27,7 @@ code, .sha { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospa
 .chart { position: relative; margin: 8px 0 4px; min-height: 40px; }
 .chart-tip { position: absolute; pointer-events: none; background: #1f2328; color: #fff; padding: 4px 8px; border-radius: 4px;
   font-size: 12px; white-space: nowrap; z-index: 10; transform: translate(12px, -110%); }
+.chart-tip-left { transform: translate(calc(-100% - 12px), -110%); }
 .chart-tip[hidden] { display: none; }
 .legend-note { color: var(--muted); font-size: 12px; margin: 0 0 8px; }
 details.data > summary { cursor: pointer; color: var(--muted); }

@@ -11,7 +11,8 @@ import { renderAlerts } from "./render-card-alerts.js";
 const KEPT_TAG = /^<\/?(details|summary|sub|sup|br|b|strong|i|em|code|kbd|ins|del|p|span|div|ul|ol|li)(\s+open)?\s*\/?>$/i;
 
 function keepSafeTags(html: string): string {
-  return html.replace(/<[^>]*>?/g, (tag) => (KEPT_TAG.test(tag) ? tag : escapeHtml(tag)));
+  // The card's own markers (<!-- speedgate -->) are dropped, as GitHub hides them.
+  return html.replace(/<!--[\s\S]*?-->/g, "").replace(/<[^>]*>?/g, (tag) => (KEPT_TAG.test(tag) ? tag : escapeHtml(tag)));
 }
 
 const markdown = new MarkdownIt({ html: true, linkify: false });

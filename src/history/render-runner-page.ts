@@ -1,4 +1,3 @@
-import { formatTimes } from "../scoring/format-speedup.js";
 import { escapeHtml, jsonForDataBlock } from "./escape-html.js";
 import type { PageLinks } from "./page-links.js";
 import { renderPageFrame } from "./render-page-frame.js";
@@ -12,15 +11,15 @@ function percent(value: number): string {
 
 function chartData(calibrations: readonly RunnerCalibration[], links: PageLinks): ChartData {
   return {
-    yLabel: "smallest detectable speedup ×",
+    yLabel: "smallest detectable speedup, %",
     series: [{ key: "calibration", label: "smallest speedup a round detects", color: "#1a7f37", line: true }],
     points: calibrations.map((calibration) => ({
       series: "calibration",
-      y: calibration.detectableSpeedup,
+      y: Math.round(calibration.detectableSpeedup * 1000) / 10,
       low: null,
       high: null,
       tip:
-        `${formatTimes(calibration.detectableSpeedup)} detectable · noise floor ${percent(calibration.noiseFloor)} · ` +
+        `a ${percent(calibration.detectableSpeedup)} speedup detectable · noise floor ${percent(calibration.noiseFloor)} · ` +
         `measured ${calibration.measuredAt.slice(0, 10)}`,
       label: calibration.measuredAt.slice(5, 10),
       card: links.card(calibration.cardId),
@@ -44,7 +43,7 @@ export function renderRunnerPage(data: RunnerPageData, links: PageLinks): string
           `<tr><td>${escapeHtml(calibration.measuredAt.slice(0, 16).replace("T", " "))}</td>` +
           `<td>${escapeHtml(calibration.gpu ?? "—")}</td>` +
           `<td class="num">${escapeHtml(percent(calibration.noiseFloor))}</td>` +
-          `<td class="num">${escapeHtml(formatTimes(calibration.detectableSpeedup))}</td>` +
+          `<td class="num">${escapeHtml(percent(calibration.detectableSpeedup))}</td>` +
           `<td class="num">${calibration.rounds}</td>` +
           `<td><a href="${escapeHtml(links.card(calibration.cardId))}">newest card</a></td></tr>`,
       );

@@ -43,10 +43,13 @@ export const TREND_CHART_SCRIPT = `(function () {
       series.push(options);
     });
     var low = columns.length;
-    columns.push(points.map(function (p) { return p.low; }));
-    columns.push(points.map(function (p) { return p.high; }));
-    series.push({ label: "interval low", stroke: "rgba(9,105,218,0.3)", width: 1, spanGaps: true, points: { show: false } });
-    series.push({ label: "interval high", stroke: "rgba(9,105,218,0.3)", width: 1, spanGaps: true, points: { show: false } });
+    var banded = points.some(function (p) { return p.low !== null && p.high !== null; });
+    if (banded) {
+      columns.push(points.map(function (p) { return p.low; }));
+      columns.push(points.map(function (p) { return p.high; }));
+      series.push({ label: "interval low", stroke: "rgba(9,105,218,0.3)", width: 1, spanGaps: true, points: { show: false } });
+      series.push({ label: "interval high", stroke: "rgba(9,105,218,0.3)", width: 1, spanGaps: true, points: { show: false } });
+    }
     var changes = [];
     points.forEach(function (p, i) { if (p.change) changes.push(i); });
     function record(u) {
@@ -79,7 +82,10 @@ export const TREND_CHART_SCRIPT = `(function () {
       var over = u.over.getBoundingClientRect();
       var frame = container.getBoundingClientRect();
       tip.textContent = points[i].tip;
-      tip.style.left = (over.left - frame.left + u.valToPos(i, "x")) + "px";
+      var x = u.valToPos(i, "x");
+      // Past the middle the tip opens to the left of the point, so it stays on the page.
+      tip.classList.toggle("chart-tip-left", x > u.over.clientWidth / 2);
+      tip.style.left = (over.left - frame.left + x) + "px";
       tip.style.top = (over.top - frame.top + u.valToPos(points[i].y, "y")) + "px";
       tip.hidden = false;
     }
@@ -89,7 +95,7 @@ export const TREND_CHART_SCRIPT = `(function () {
       scales: { x: { time: false } },
       legend: { live: false },
       series: series,
-      bands: [{ series: [low + 1, low], fill: "rgba(9,105,218,0.12)" }],
+      bands: banded ? [{ series: [low + 1, low], fill: "rgba(9,105,218,0.12)" }] : [],
       axes: [
         { values: function (u, splits) {
           return splits.map(function (v) { var p = points[v]; return Number.isInteger(v) && p ? p.label : ""; });

@@ -117,6 +117,28 @@ describe("the history pages over HTTP (`npm run bot` with SPEEDGATE_PAGES_URL)",
     expect(await page.text()).toContain(`${secret?.mainRounds.length} drift rounds`);
   });
 
+  it("refuses a callback it did not start, and sends a signed-in user back only to one of its own paths", async () => {
+    flow().signedInAs = "alice";
+    // GitHub's answer to a sign-in started elsewhere: a code and a state, but not this browser's state cookie.
+    const start = await get("/auth/signin?return=/repos/acme/secret");
+    const authorize = await fetch(start.headers.get("location") ?? "", { redirect: "manual" });
+    const foreign = await get(
+      new URL(authorize.headers.get("location") ?? "").pathname + new URL(authorize.headers.get("location") ?? "").search,
+    );
+    expect(foreign.status).toBe(400);
+    expect(foreign.headers.getSetCookie().some((cookie) => cookie.startsWith("speedgate_session="))).toBe(false);
+    for (const target of ["//attacker.example/x", "https://attacker.example/", "/\\attacker.example"]) {
+      const begin = await get(`/auth/signin?return=${encodeURIComponent(target)}`);
+      const cookie = (begin.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
+      const back = await fetch((await fetch(begin.headers.get("location") ?? "", { redirect: "manual" })).headers.get("location") ?? "", {
+        redirect: "manual",
+        headers: { cookie },
+      });
+      expect(back.status).toBe(302);
+      expect(back.headers.get("location"), target).toBe("/");
+    }
+  });
+
   it("refuses a signed-in user without read access, and another repository's card by its id", async () => {
     const other = seeded().get("acme/other")?.pulls.get("passing-round")?.cardId ?? "";
     const secret = seeded().get("acme/secret")?.pulls.get("passing-round")?.cardId ?? "";

@@ -160,7 +160,7 @@ describe("the history pages' HTML", () => {
     const page = renderRunnerPage(
       {
         repository: "acme/engine",
-        calibrations: [calibration("2026-10-01T00:00:00Z", 0.031, 1.04), calibration("2026-11-01T00:00:00Z", 0.018, 1.025)],
+        calibrations: [calibration("2026-10-01T00:00:00Z", 0.031, 0.04), calibration("2026-11-01T00:00:00Z", 0.018, 0.025)],
       },
       APP_PAGE_LINKS,
     );
@@ -168,6 +168,6 @@ describe("the history pages' HTML", () => {
     const rows = [...page.matchAll(/<tr><td>(2026-1\d-01)/g)].map((match) => match[1]);
     expect(rows).toEqual(["2026-11-01", "2026-10-01"]);
     expect(page).toContain("3.1%");
-    expect(page).toContain(formatTimes(1.025));
+    expect(page).toContain('<td class="num">2.5%</td>');
   });
 });

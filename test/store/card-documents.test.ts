@@ -102,6 +102,11 @@ describeEachBackend("the cards' pages in the store", (backend) => {
     );
     expect(page.leaderboard?.map((entry) => entry.pullRequest).sort()).toEqual(open.map((pull) => pull.pullRequest).sort());
     const runners = await readRunnerPage(database.pool, "octo/engine");
-    expect(runners.calibrations.map((entry) => entry.cardId)).toEqual([seeded.pulls.get("calibrated-three-runs")?.cardId]);
+    expect(runners.calibrations.map((entry) => entry.measuredAt)).toEqual([
+      "2026-09-02T08:30:00.000Z",
+      "2026-10-07T08:30:00.000Z",
+      seeded.pulls.get("calibrated-three-runs")?.card.gate.calibration?.measuredAt,
+    ]);
+    expect(runners.calibrations.at(-1)?.cardId).toBe(seeded.pulls.get("calibrated-three-runs")?.cardId);
   });
 });

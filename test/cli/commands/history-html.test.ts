@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededHistory, seedHistoryStore } from "../../../harness/seed-history-store.js";
@@ -45,9 +45,12 @@ describe("speedgate history --html", () => {
     });
     expect(code, JSON.stringify(logger.lines)).toBe(0);
     const cards = [...seeded.mainRounds.map((round) => round.cardId), ...[...seeded.pulls.values()].map((pull) => pull.cardId)];
+    // Every card the store keeps: main's rounds, the pull requests' and the earlier calibrations' cards.
+    const written = readdirSync(join(out, "cards")).filter((file) => file.endsWith(".html"));
+    expect(written.length).toBe(cards.length + 2);
     expect(logger.lines).toContainEqual({
       level: "info",
-      message: `wrote ${cards.length + 2} pages of acme/engine into ${out} (open index.html)`,
+      message: `wrote ${written.length + 2} pages of acme/engine into ${out} (open index.html)`,
     });
     const pages = [join(out, "index.html"), join(out, "repos/acme/engine/index.html"), join(out, "repos/acme/engine/runners.html")];
     for (const id of cards) {
