@@ -21,6 +21,8 @@ export interface SeededHistory {
   mainRounds: { roundId: number; headSha: string; cardId: string; score: number | null; low: number | null; high: number | null }[];
   /** The first round after the slowdown (its change point). */
   changeRoundId: number;
+  /** The bisection's probe rounds (each a commit of the range against the good one), in the order they ran. */
+  probes: { roundId: number; headSha: string; cardId: string; score: number | null }[];
   /** The pull requests' cards by example name: the pull request, its card page's id, the card. */
   pulls: Map<string, { pullRequest: number; cardId: string; card: Scorecard; open: boolean }>;
 }
@@ -125,6 +127,44 @@ export async function seedHistoryStore(
   const commits = mainRounds.slice(Math.max(0, slow - 4), slow + 1).map((round) => round.headSha);
   const bisectionId =
     commits.length >= 2 ? await startBisection(queryable, { repository, commits, scenario: null, trigger: "change-point" }) : null;
+  // The bisection's probes, as the watch records them: the middle of the range, then the half that holds the change.
+  const probes: SeededHistory["probes"] = [];
+  const range = mainRounds.slice(Math.max(0, slow - 4), slow + 1);
+  for (const [step, offset] of [2, 3].entries()) {
+    const probed = range[offset];
+    if (bisectionId === null || !probed) continue;
+    const index = mainRounds.indexOf(probed);
+    const { card, json } = cardAt(mainLevel(index, options.mainRounds));
+    const runId = 700_000 + step;
+    const roundId = await recordMainRound(queryable, {
+      repository,
+      kind: "probe",
+      baseSha: good,
+      headSha: probed.headSha,
+      headCommittedAt: new Date(start + index * 3_600_000).toISOString(),
+      bisectionId,
+      stepKey: `probe-${offset}-1`,
+      runId,
+      runAttempt: 1,
+      runUrl: `https://github.com/${repository}/actions/runs/${runId}`,
+      runner: card.provenance.runner,
+      gpu: card.provenance.gpu,
+      engine: card.engine,
+      failureKind: null,
+      cardCreatedAt: card.createdAt,
+      scores: [{ scenario: null, score: card.roundScore, interval: card.scoreInterval }],
+    });
+    const cardId = await recordCardDocument(queryable, {
+      repository,
+      runId,
+      runAttempt: 1,
+      pullRequest: null,
+      headSha: probed.headSha,
+      cardJson: json,
+      facts: cardDocumentFactsFrom(card),
+    });
+    probes.push({ roundId, headSha: probed.headSha, cardId, score: card.roundScore });
+  }
   if (bisectionId !== null)
     await finishBisection(queryable, bisectionId, {
       status: "done",
@@ -188,5 +228,5 @@ export async function seedHistoryStore(
     }
   }
   await recordLeaderboardIssue(queryable, repository, { number: 7, pinned: true });
-  return { repository, mainRounds, changeRoundId: changeRound.roundId, pulls };
+  return { repository, mainRounds, changeRoundId: changeRound.roundId, probes, pulls };
 }

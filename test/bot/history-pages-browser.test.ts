@@ -74,10 +74,13 @@ describe.skipIf(!chromiumAvailable())("the history pages in Chromium", () => {
     if (!history) throw new Error("acme/open was not seeded");
     const page = await open();
     await page.goto(`${bot().baseUrl}/repos/acme/open`);
-    const points = await drawnPoints(page);
-    expect(points).toHaveLength(history.mainRounds.length);
+    const drawn = await drawnPoints(page);
+    // Every round is drawn: main's drift rounds and the bisection's probes (its own colour).
+    expect(drawn).toHaveLength(history.mainRounds.length + history.probes.length);
+    expect(drawn.filter((point) => point.tip.includes("bisection probe"))).toHaveLength(history.probes.length);
+    const points = drawn.filter((point) => point.tip.includes("main against the good commit"));
 
-    // Where the script says it drew each point, the canvas holds the drift series' blue (#0969da).
+    // Where the script says it drew each drift point, the canvas holds the drift series' blue (#0969da).
     const colours = await page.evaluate<number[][]>(`(${READ_PIXELS})(${JSON.stringify(points)})`);
     expect(colours).toHaveLength(points.length);
     for (const [red, green, blue] of colours) {
@@ -85,9 +88,8 @@ describe.skipIf(!chromiumAvailable())("the history pages in Chromium", () => {
     }
 
     // The first round after the slowdown: hover shows its score and commit.
-    const index = history.mainRounds.findIndex((round) => round.roundId === history.changeRoundId);
-    const round = history.mainRounds[index];
-    const point = points.find((candidate) => candidate.i === index);
+    const round = history.mainRounds.find((candidate) => candidate.roundId === history.changeRoundId);
+    const point = points.find((candidate) => round && candidate.tip.includes(round.headSha.slice(0, 12)));
     if (!round || !point) throw new Error("the change point's round was not drawn");
     const at = await screenOf(page, point);
     await page.mouse.move(at.x, at.y);
@@ -142,6 +144,7 @@ describe.skipIf(!chromiumAvailable())("the history pages in Chromium", () => {
     await browser?.clearCookies();
     flow().signedInAs = "alice";
     await page.goto(`${bot().baseUrl}/repos/acme/secret`);
-    expect(await drawnPoints(page)).toHaveLength(seeded().get("acme/secret")?.mainRounds.length ?? -1);
+    const secret = seeded().get("acme/secret");
+    expect(await drawnPoints(page)).toHaveLength((secret?.mainRounds.length ?? -1) + (secret?.probes.length ?? 0));
   });
 });

@@ -89,10 +89,15 @@ describeEachBackend("the cards' pages in the store", (backend) => {
     const seeded = await seedHistoryStore(database.pool, { repository: "Octo/Engine", mainRounds: 9 });
     const page = await readRepositoryPage(database.pool, "octo/engine");
     const [trend] = page.trends;
-    expect(trend?.points.map((point) => [point.headSha, point.score, point.low, point.high, point.cardId])).toEqual(
+    const drift = trend?.points.filter((point) => point.kind === "drift");
+    expect(drift?.map((point) => [point.headSha, point.score, point.low, point.high, point.cardId])).toEqual(
       seeded.mainRounds.map((round) => [round.headSha, round.score, round.low, round.high, round.cardId]),
     );
     expect(trend?.points.filter((point) => point.changePoint).map((point) => point.roundId)).toEqual([seeded.changeRoundId]);
+    // The bisection's probes are points of their own, each linking its card.
+    expect(
+      trend?.points.filter((point) => point.kind === "probe").map((point) => [point.roundId, point.cardId, point.bisectionId]),
+    ).toEqual(seeded.probes.map((probe) => [probe.roundId, probe.cardId, page.bisections[0]?.id]));
     expect(page.bisections).toHaveLength(1);
     expect(page.bisections[0]?.finding).toContain(mainSha(7).slice(0, 12));
     // The closed pull request's card is not among the open ones; each open one links its card.

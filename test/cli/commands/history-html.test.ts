@@ -44,8 +44,12 @@ describe("speedgate history --html", () => {
       env: {},
     });
     expect(code, JSON.stringify(logger.lines)).toBe(0);
-    const cards = [...seeded.mainRounds.map((round) => round.cardId), ...[...seeded.pulls.values()].map((pull) => pull.cardId)];
-    // Every card the store keeps: main's rounds, the pull requests' and the earlier calibrations' cards.
+    const cards = [
+      ...seeded.mainRounds.map((round) => round.cardId),
+      ...seeded.probes.map((probe) => probe.cardId),
+      ...[...seeded.pulls.values()].map((pull) => pull.cardId),
+    ];
+    // Every card the store keeps: main's rounds and probes, the pull requests' and the earlier calibrations' cards.
     const written = readdirSync(join(out, "cards")).filter((file) => file.endsWith(".html"));
     expect(written.length).toBe(cards.length + 2);
     expect(logger.lines).toContainEqual({
