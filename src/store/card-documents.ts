@@ -193,7 +193,10 @@ export async function listOpenPullVerdicts(queryable: Queryable, repository: str
     recorded_at: Date;
     card_id: string | null;
   }>(
-    `SELECT newest.*, d.id AS card_id FROM (
+    `SELECT newest.*,
+            (SELECT d.id FROM speedgate.card_documents d
+              WHERE d.repository = newest.repository AND d.run_id = newest.run_id AND d.run_attempt = newest.run_attempt) AS card_id
+       FROM (
        SELECT DISTINCT ON (c.pull_request) c.pull_request, c.head_sha, c.round_score, c.interval_low, c.interval_high, c.gate_passed,
               c.failure_kind, c.scenarios_total, c.scenarios_passed, c.recorded_at, c.run_id, c.run_attempt, c.repository
          FROM speedgate.cards c
@@ -201,8 +204,6 @@ export async function listOpenPullVerdicts(queryable: Queryable, repository: str
         WHERE c.repository = $1 AND coalesce(p.state, 'open') = 'open'
         ORDER BY c.pull_request, c.recorded_at DESC, c.id DESC
      ) newest
-     LEFT JOIN speedgate.card_documents d
-       ON d.repository = newest.repository AND d.run_id = newest.run_id AND d.run_attempt = newest.run_attempt
      ORDER BY newest.recorded_at DESC, newest.pull_request DESC`,
     [repository.toLowerCase()],
   );
