@@ -109,7 +109,7 @@ export async function seedHistoryStore(
       runAttempt: 1,
       pullRequest: null,
       headSha,
-      cardJson: json,
+      card: json,
       facts: cardDocumentFactsFrom(card),
     });
     mainRounds.push({
@@ -160,7 +160,7 @@ export async function seedHistoryStore(
       runAttempt: 1,
       pullRequest: null,
       headSha: probed.headSha,
-      cardJson: json,
+      card: json,
       facts: cardDocumentFactsFrom(card),
     });
     probes.push({ roundId, headSha: probed.headSha, cardId, score: card.roundScore });
@@ -199,7 +199,7 @@ export async function seedHistoryStore(
       runAttempt: 1,
       pullRequest: pull.pullRequest,
       headSha,
-      cardJson: JSON.stringify(card),
+      card: JSON.stringify(card),
       facts: cardDocumentFactsFrom(card),
     });
     await recordPullRequestState(queryable, { repository, number: pull.pullRequest, state: pull.open ? "open" : "closed", headSha });
@@ -222,7 +222,7 @@ export async function seedHistoryStore(
         runAttempt: 1,
         pullRequest: 104,
         headSha: "0104".repeat(10),
-        cardJson: JSON.stringify(card),
+        card: JSON.stringify(card),
         facts: cardDocumentFactsFrom(card),
       });
     }

@@ -262,7 +262,7 @@ async function publishCard(
       runAttempt: run.run_attempt,
       pullRequest: pull.number,
       headSha,
-      cardJson: card.cardJson,
+      card: card.cardGzip,
       facts: card.documentFacts,
     });
     if (deps.pagesUrl) cardUrl = `${deps.pagesUrl}/cards/${cardId}`;

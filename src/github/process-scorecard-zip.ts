@@ -1,7 +1,7 @@
 import type { VerdictOutcome } from "../scorecard/decide-verdict.js";
 import { describeVerdict } from "../scorecard/render/describe-card.js";
 import { type CardFacts, cardFactsFrom } from "../store/card-history.js";
-import { type CardDocumentFacts, cardDocumentFactsFrom } from "../store/card-documents.js";
+import { type CardDocumentFacts, cardDocumentFactsFrom, gzipCardJson } from "../store/card-documents.js";
 import { renderMarkdown } from "../scorecard/render/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../scorecard/render/render-markdown-within-bytes.js";
 import { describeCheckTitle } from "./describe-check-title.js";
@@ -35,8 +35,11 @@ export type ScorecardZipResult =
       filesLeftOut: number;
       /** What the app's card history records of it. */
       facts: CardFacts;
-      /** The whole re-gated card as JSON, for its page (the comment folds and cuts it), and what the runner page reads of it. */
-      cardJson: string;
+      /**
+       * The whole re-gated card as gzip-compressed JSON, for its page (the comment folds and cuts it): compressed here, in
+       * the worker, since a card at the limits is tens of megabytes of text. And what the runner page reads of it.
+       */
+      cardGzip: Uint8Array;
       documentFacts: CardDocumentFacts;
     }
   | { ok: false; problem: string };
@@ -69,7 +72,7 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     headline: describeCheckTitle(regated, verdict),
     filesLeftOut: regated.source?.patchFilter?.leftOutTotal ?? 0,
     facts: cardFactsFrom(regated),
-    cardJson: JSON.stringify(regated),
+    cardGzip: gzipCardJson(JSON.stringify(regated)),
     documentFacts: cardDocumentFactsFrom(regated),
   };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { gunzipSync, gzipSync } from "fflate";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { Queryable } from "./database.js";
 
@@ -52,6 +53,11 @@ export function cardDocumentFactsFrom(card: Scorecard): CardDocumentFacts {
   };
 }
 
+/** A card's JSON as the store keeps it, gzip-compressed (the app does it in its card worker, off the event loop). */
+export function gzipCardJson(json: string): Uint8Array {
+  return gzipSync(new TextEncoder().encode(json), { level: 6 });
+}
+
 export interface CardDocumentRecord {
   repository: string;
   runId: number;
@@ -59,8 +65,8 @@ export interface CardDocumentRecord {
   /** Null for a round of main (the watch's). */
   pullRequest: number | null;
   headSha: string;
-  /** The card's JSON, as the app re-gated it. */
-  cardJson: string;
+  /** The card's JSON as the app re-gated it, or already gzip-compressed (gzipCardJson). */
+  card: string | Uint8Array;
   facts: CardDocumentFacts;
 }
 
@@ -88,7 +94,7 @@ export async function recordCardDocument(queryable: Queryable, record: CardDocum
       record.runAttempt,
       record.pullRequest,
       record.headSha,
-      record.cardJson,
+      Buffer.from(typeof record.card === "string" ? gzipCardJson(record.card) : record.card),
       record.facts.runner,
       record.facts.gpu,
       calibration?.runner ?? null,
@@ -124,7 +130,7 @@ export async function readCardDocument(queryable: Queryable, id: string): Promis
     run_attempt: number;
     pull_request: number | null;
     head_sha: string;
-    card: string;
+    card: Buffer;
     recorded_at: Date;
   }>(
     `SELECT id, repository, run_id, run_attempt, pull_request, head_sha, card, recorded_at
@@ -140,7 +146,7 @@ export async function readCardDocument(queryable: Queryable, id: string): Promis
     runAttempt: row.run_attempt,
     pullRequest: row.pull_request,
     headSha: row.head_sha,
-    cardJson: row.card,
+    cardJson: new TextDecoder().decode(gunzipSync(row.card)),
     recordedAt: row.recorded_at,
   };
 }

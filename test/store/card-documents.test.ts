@@ -32,7 +32,7 @@ function document(overrides: Partial<CardDocumentRecord> = {}): CardDocumentReco
     runAttempt: 1,
     pullRequest: 3,
     headSha: "d".repeat(40),
-    cardJson: JSON.stringify(calibrated),
+    card: JSON.stringify(calibrated),
     facts: cardDocumentFactsFrom(calibrated),
     ...overrides,
   };
@@ -53,7 +53,7 @@ describeEachBackend("the cards' pages in the store", (backend) => {
   it("keeps a card under a random id that the same run's attempt keeps when stored again", async () => {
     const first = await recordCardDocument(database.pool, document());
     expect(isCardDocumentId(first)).toBe(true);
-    const again = await recordCardDocument(database.pool, document({ cardJson: JSON.stringify({ ...calibrated, roundScore: 2 }) }));
+    const again = await recordCardDocument(database.pool, document({ card: JSON.stringify({ ...calibrated, roundScore: 2 }) }));
     expect(again).toBe(first);
     expect(JSON.parse((await readCardDocument(database.pool, first))?.cardJson ?? "{}")).toMatchObject({ roundScore: 2 });
     // Another attempt of the same run, or the same run of another repository, is another card with an unrelated id.
@@ -76,7 +76,7 @@ describeEachBackend("the cards' pages in the store", (backend) => {
     await recordCardDocument(database.pool, document({ runId: 2 }));
     const older = { ...calibrated.gate.calibration, measuredAt: "2026-10-01T00:00:00.000Z", noiseFloor: 0.05, detectableSpeedup: 1.08 };
     const card = { ...calibrated, gate: { ...calibrated.gate, calibration: older } } as typeof calibrated;
-    await recordCardDocument(database.pool, document({ runId: 3, cardJson: JSON.stringify(card), facts: cardDocumentFactsFrom(card) }));
+    await recordCardDocument(database.pool, document({ runId: 3, card: JSON.stringify(card), facts: cardDocumentFactsFrom(card) }));
     await recordCardDocument(database.pool, document({ runId: 4, repository: "octo/other" }));
     const calibrations = await listRunnerCalibrations(database.pool, "octo/engine");
     expect(calibrations.map((entry) => [entry.runner, entry.measuredAt, entry.noiseFloor, entry.rounds])).toEqual([

@@ -10,7 +10,8 @@ CREATE TABLE speedgate.card_documents (
   run_attempt integer NOT NULL,
   pull_request integer,
   head_sha text NOT NULL,
-  card text NOT NULL,
+  -- The card's JSON, gzip-compressed: a card at the artifact's limits is tens of megabytes of repetitive text.
+  card bytea NOT NULL,
   runner text,
   gpu text,
   calibration_runner text,
