@@ -48,10 +48,20 @@ export function wilsonInterval(passed: number, rounds: number, z = 1.959964): { 
 
 interface Setup {
   runner: string;
+  /** The runner the end-to-end rounds had, not one the bars are promised for: its rows reproduce bench/budget-end-to-end.ts. */
+  measured?: boolean;
   noise: RunnerNoise;
   budget: RunBudget;
   calibrated: boolean;
 }
+
+/** Starts that differ by 9.2% (0.065 each): the spread of the end-to-end rounds' run scores about their true speedup. */
+export const E2E_SPREAD_RUNNER: RunnerNoise = { runVariance: 0.065, jitter: 0.03 };
+/**
+ * The same, and a load of 3% that both starts of a run share: each engine's starts then spread 7.2% where the run
+ * scores' 9.2% implies 6.5%, the 10% excess the end-to-end cards' bounds showed (their median ratio 1.10).
+ */
+export const E2E_MEASURED_RUNNER: RunnerNoise = { runVariance: 0.065, jitter: 0.03, runLoad: 0.03 };
 
 const isDefault = (budget: RunBudget): boolean => budget.min === DEFAULT_RUN_BUDGET.min && budget.max === DEFAULT_RUN_BUDGET.max;
 
@@ -66,12 +76,32 @@ const SETUPS: Setup[] = [
   { runner: "engine starts differ by 2%", noise: HARSH_RUNNER, budget: { min: 2, max: 8 }, calibrated: false },
   { runner: "engine starts differ by 8%", noise: H200_RUNNER, budget: { min: 2, max: 4 }, calibrated: false },
   { runner: "engine starts differ by 2%", noise: HARSH_RUNNER, budget: { min: 2, max: 4 }, calibrated: false },
+  // The end-to-end rounds inject 8% but their run scores spread 9.2%, and the two starts of a run share part of the
+  // machine's load, which their run score cancels and the starts' spread counts (issue #43, docs/scoring-statistics.md).
+  // These rows are what those rounds can reach: the spread alone, then the spread and the shared load.
+  {
+    runner: "run scores spread 9.2%, starts independent",
+    noise: E2E_SPREAD_RUNNER,
+    budget: DEFAULT_RUN_BUDGET,
+    calibrated: false,
+    measured: true,
+  },
+  {
+    runner: "run scores spread 9.2%, a 3% load shared by the starts of a run (the end-to-end runner as measured)",
+    noise: E2E_MEASURED_RUNNER,
+    budget: DEFAULT_RUN_BUDGET,
+    calibrated: false,
+    measured: true,
+  },
 ];
 
-export async function measureSequentialGate(options: { rounds?: number; log?: (line: string) => void } = {}): Promise<SequentialRateRow[]> {
+export async function measureSequentialGate(
+  options: { rounds?: number; only?: readonly number[]; log?: (line: string) => void } = {},
+): Promise<SequentialRateRow[]> {
   const rounds = options.rounds ?? 400;
   const rows: SequentialRateRow[] = [];
   for (const [index, setup] of SETUPS.entries()) {
+    if (options.only && !options.only.includes(index)) continue;
     const scenario = referenceScenario({ noise: setup.noise });
     for (const speedup of [1, 1.1, 1.5]) {
       const study = studySequentialGate(scenario, {
@@ -86,7 +116,7 @@ export async function measureSequentialGate(options: { rounds?: number; log?: (l
       for (const stop of study.stops) stops[stop ?? "none"] = (stops[stop ?? "none"] ?? 0) + 1;
       const row: SequentialRateRow = {
         setup: [setup.calibrated ? "calibrated" : "not calibrated", describeBudget(setup.budget), setup.runner].join(", "),
-        promised: isDefault(setup.budget),
+        promised: isDefault(setup.budget) && setup.measured !== true,
         speedup,
         rounds,
         passed: study.passed,
@@ -115,6 +145,12 @@ export function describeSequentialRow(row: SequentialRateRow): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const rows = await measureSequentialGate({ rounds: Number(process.env.ROUNDS ?? 400), log: (line) => console.log(line) });
+  // ONLY=7,8 plays those setups (0-based, in SETUPS' order) and no others.
+  const only = process.env.ONLY?.split(",").map(Number);
+  const rows = await measureSequentialGate({
+    rounds: Number(process.env.ROUNDS ?? 400),
+    ...(only ? { only } : {}),
+    log: (line) => console.log(line),
+  });
   console.log(JSON.stringify(rows));
 }

@@ -8,6 +8,8 @@ export interface RunnerNoise {
   runVariance: number;
   /** Per request, log-scale standard deviation of its timing. */
   jitter: number;
+  /** Per run, log-scale standard deviation of a load both of its starts share (a shared machine's other work); 0 without. */
+  runLoad?: number;
 }
 
 /**
@@ -46,6 +48,7 @@ export function referenceScenario(options: { noise: RunnerNoise; prompts?: numbe
     runs: options.runs ?? 1,
     tolerance: 0.9,
     gate: { minRoundScore: 1, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS },
+    ...(options.noise.runLoad ? { runLoad: options.noise.runLoad } : {}),
   };
 }
 

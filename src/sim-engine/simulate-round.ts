@@ -6,6 +6,7 @@ import { answerTokenId } from "./answer-text.js";
 import { takeBranch } from "./branch-answer.js";
 import { LATE_FILLER_SPEEDUP, answerStyle } from "./sim-integrity-profile.js";
 import { createSimNoise } from "./sim-noise.js";
+import { createSeededRandom } from "../scoring/seeded-random.js";
 
 /*
  * The reference engine's timing model without the network: the records a round's benchmark client
@@ -25,6 +26,25 @@ export interface SimulateRoundOptions {
   thinking?: boolean;
   /** Numbers the simulated round, so every engine start of every round draws its own noise. */
   round: number;
+  /**
+   * Per run, the log-scale standard deviation of a load both of its starts share (a shared runner's other work slows the
+   * baseline and the candidate of one run alike): the run's score does not see it, each engine's starts do. 0 without.
+   */
+  runLoad?: number;
+}
+
+/** A standard normal draw (Box–Muller) from a uniform source. */
+function normalDraw(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(Math.max(random(), Number.MIN_VALUE))) * Math.cos(2 * Math.PI * random());
+}
+
+/** The load factor both starts of one run of one round share, seeded by the two numbers; 1 without runLoad. */
+export function runLoadFactor(runLoad: number, round: number, run: number): number {
+  if (!(runLoad > 0)) return 1;
+  // Far from the starts' own seeds (sim-noise.ts hashes the profile's seed with the start): a load is no start's noise.
+  return Math.exp(
+    runLoad * normalDraw(createSeededRandom((Math.imul(round + 1, 0x9e3779b1) ^ Math.imul(run + 1, 0x85ebca6b) ^ 0x10ad) >>> 0)),
+  );
 }
 
 /** The records of one engine start, and the failure that ended it (the die-after-requests fault). */
@@ -38,6 +58,8 @@ export function simulateBenchmark(
     role: "baseline" | "candidate";
     /** Which run of the round (0-based): the start a --start-counter would number, for faults and cheats of some starts only. */
     run?: number;
+    /** A factor on every time of this start beside its own noise: the load of its run (runLoadFactor). */
+    load?: number;
   },
 ): { records: Map<string, RequestRecord>; failure: EngineFailure | null } {
   const noise = createSimNoise(profile.noise, options.start);
@@ -67,7 +89,14 @@ export function simulateBenchmark(
       });
       continue;
     }
-    const plan = planResponse(profile, id, options.maxTokens, options.thinking, noise.requestFactor(id), options.run ?? 0);
+    const plan = planResponse(
+      profile,
+      id,
+      options.maxTokens,
+      options.thinking,
+      noise.requestFactor(id) * (options.load ?? 1),
+      options.run ?? 0,
+    );
     if (plan.fault === "http500") {
       records.set(id, { ok: false, kind: "http_error", reason: "HTTP 500: Internal server error (sim-engine fault: http500)" });
       continue;
@@ -131,14 +160,23 @@ export function simulateRound(options: SimulateRoundOptions): RoundRun[] {
   const runs: RoundRun[] = [];
   for (let run = 0; run < options.runs; run++) {
     const start = (options.round * options.runs + run) * 2;
+    const load = runLoadFactor(options.runLoad ?? 0, options.round, run);
     runs.push({
-      baseline: simulateBenchmark(baseline, options.promptIds, { start, maxTokens: options.maxTokens, thinking, role: "baseline", run }),
+      baseline: simulateBenchmark(baseline, options.promptIds, {
+        start,
+        maxTokens: options.maxTokens,
+        thinking,
+        role: "baseline",
+        run,
+        load,
+      }),
       candidate: simulateBenchmark(candidate, options.promptIds, {
         start: start + 1,
         maxTokens: options.maxTokens,
         thinking,
         role: "candidate",
         run,
+        load,
       }),
     });
   }

@@ -13,6 +13,8 @@ export interface GateScenario {
   runs: number;
   tolerance: number;
   gate: Omit<GateSettings, "use">;
+  /** Per run, a load both starts share (simulateRound's runLoad); none without. */
+  runLoad?: number;
 }
 
 export interface GateStudyOptions {

@@ -54,6 +54,7 @@ export function playSequentialRound(
     runs: options.budget.max,
     maxTokens: scenario.maxTokens,
     round: options.round,
+    runLoad: scenario.runLoad ?? 0,
   });
   const gate: GateSettings = { ...scenario.gate, use: "sequential" };
   const noise = options.calibrated ? { floor: 0, problems: [] } : null;
@@ -99,6 +100,7 @@ export function studySequentialGate(scenario: GateScenario, options: SequentialS
             runs: options.budget.min,
             maxTokens: scenario.maxTokens,
             round: aaRound++,
+            runLoad: scenario.runLoad ?? 0,
           }),
           tolerance: scenario.tolerance,
           gate: { ...scenario.gate, use: "round-score" },
