@@ -36,6 +36,7 @@ import { benchWebhookThroughput } from "./webhook-throughput.js";
 import { measureAppStartAndStop } from "./app-start-and-stop.js";
 import { DEFAULT_DELIVERY_HOLD } from "../bot/app-readiness.js";
 import { FALSE_ALARM_GOAL, describeWatchFalseAlarms, measureWatchFalseAlarms } from "./watch-false-alarms.js";
+import { HISTORY_PAGE_GOAL_MS, measureHistoryPages } from "./history-pages.js";
 
 interface Row {
   figure: string;
@@ -690,6 +691,23 @@ rows.push(
         goal: `< ${UNIT_LOOP_GOAL_S} s`,
         met: figure.seconds < UNIT_LOOP_GOAL_S && figure.failed === 0,
       },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("history pages", async () => {
+    const figure = await measureHistoryPages();
+    const row = (page: string, value: number): Row => ({
+      figure: `24. History page, server-side (store reads and HTML), ${page}, ${figure.rounds} rounds of main (median of ${figure.runs})`,
+      measured: ms(value),
+      goal: `< ${HISTORY_PAGE_GOAL_MS} ms`,
+      met: value < HISTORY_PAGE_GOAL_MS,
+    });
+    return [
+      row("repository page (main's trend, bisections, pull requests, leaderboard)", figure.repositoryMs),
+      row("runner page", figure.runnerMs),
+      row("card page (the whole scenarios card)", figure.cardMs),
     ];
   })),
 );

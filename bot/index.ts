@@ -1,5 +1,6 @@
 import type { Probot } from "probot";
 import type { AppDeps, InstallationOctokit } from "./handlers/app-deps.js";
+import { readPagesSettings } from "./read-pages-settings.js";
 import { type AppStore, memoryAppStore } from "./store/app-store.js";
 import type { DeliveryLedger } from "./delivery-ledger.js";
 import { CollaboratorRoleCache } from "./collaborator-role-cache.js";
@@ -35,6 +36,8 @@ export interface SpeedgateAppOptions {
   commandMaxAgeMs?: number;
   /** The cards' troubleshooting links; SPEEDGATE_DOCS_URL or speedgate's own by default. */
   docsBaseUrl?: string;
+  /** Where the history pages are; SPEEDGATE_PAGES_URL by default, none without it. */
+  pagesUrl?: string | null;
   now?: () => number;
 }
 
@@ -77,6 +80,7 @@ async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Prom
     cards: options.cards ?? new WorkerCardReader(),
     commandMaxAgeMs: options.commandMaxAgeMs ?? COMMAND_MAX_AGE_MS,
     docsBaseUrl: options.docsBaseUrl ?? resolveAppDocsUrl(process.env),
+    pagesUrl: options.pagesUrl !== undefined ? options.pagesUrl : (readPagesSettings(process.env)?.baseUrl ?? null),
     roles: new CollaboratorRoleCache(undefined, options.now),
     requiredCheck: new UnpinnedCheckWarnings(options.now),
     now: options.now ?? Date.now,

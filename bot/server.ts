@@ -7,6 +7,11 @@ import { pointSetupAtWebhookPath } from "./point-setup-at-webhook-path.js";
 import { type OpenedAppStore, openAppStore } from "./store/open-app-store.js";
 import { probotLogger } from "./store/probot-logger.js";
 import { redeliverHours, redeliverOnStart } from "./store/redeliver-on-start.js";
+import { readPagesSettings } from "./read-pages-settings.js";
+import { readPageAssets } from "./pages/read-page-assets.js";
+import { RepositoryAccess } from "./pages/repository-access.js";
+import { githubAccessSource, githubUrls } from "./pages/github-access-source.js";
+import { serveHistoryPages } from "./pages/serve-history-pages.js";
 
 /*
  * Probot's standard environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT,
@@ -15,7 +20,9 @@ import { redeliverHours, redeliverOnStart } from "./store/redeliver-on-start.js"
  * WEBHOOK_MAX_BUFFERED_BYTES, WEBHOOK_RESERVED_BYTES, WEBHOOK_SMALL_BODY_BYTES,
  * WEBHOOK_MAX_PEER_BUFFERED_BYTES, WEBHOOK_BODY_GRACE_MS; and the store (docs/deploying-the-app.md):
  * DATABASE_URL or SPEEDGATE_DATA_DIR, SPEEDGATE_WORKERS, SPEEDGATE_REDELIVER_HOURS,
- * SPEEDGATE_REDELIVER_AFTER_MS, SPEEDGATE_DELIVERY_HOLD_MS. Without APP_ID Probot serves its setup flow, which registers the app
+ * SPEEDGATE_REDELIVER_AFTER_MS, SPEEDGATE_DELIVERY_HOLD_MS; the history pages (bot/read-pages-settings.ts):
+ * SPEEDGATE_PAGES_URL, GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, SPEEDGATE_SESSION_SECRET,
+ * SPEEDGATE_PAGES_ACCESS_CACHE_MS. Without APP_ID Probot serves its setup flow, which registers the app
  * from app.yml with the webhook path, and no database is opened. Run it as
  * `node --import tsx bot/server.ts` (or `npm run bot`, which execs that): the signal must reach this
  * process, not a shell or a loader's parent that would leave it running.
@@ -23,6 +30,8 @@ import { redeliverHours, redeliverOnStart } from "./store/redeliver-on-start.js"
 const limits = readWebhookBodyLimits();
 const hours = redeliverHours(process.env);
 const deliveryHold = readDeliveryHold(process.env);
+const pages = readPagesSettings(process.env);
+const pageAssets = pages ? await readPageAssets() : null;
 
 let opened: OpenedAppStore | null = null;
 let probot: Probot | null = null;
@@ -60,6 +69,19 @@ const server = await run(
     guardWebhookBodies(app, limits, (status) => opened?.refused.notice(status));
     holdDeliveriesUntilReady(app, readiness, deliveryHold);
     addHandler(serveReadiness(readiness));
+    if (pages && pageAssets) {
+      const github = githubUrls(process.env);
+      addHandler(
+        serveHistoryPages({
+          settings: pages,
+          database: () => (readiness.state === "ready" ? (opened?.database.pool ?? null) : null),
+          access: new RepositoryAccess(githubAccessSource(app, github.apiUrl), pages.accessCacheMs),
+          github,
+          assets: pageAssets,
+          log: probotLogger(app),
+        }),
+      );
+    }
     // Not awaited: the server listens first, so a slow database start (PGlite on a busy machine) shows as
     // 503 "starting" on /ready instead of a port that does not answer; deliveries wait for it, within a bound.
     opening = openApp(app);

@@ -14,8 +14,11 @@ const { values } = parseArgs({ options: { out: { type: "string", default: "." } 
 const out = resolve(values.out);
 
 const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
-/** What scripts/build-dist.mjs leaves out of the bundle and the CLI loads at run time. */
-const BUNDLED = ["@electric-sql/pglite", "@electric-sql/pglite-socket"];
+/**
+ * What scripts/build-dist.mjs leaves out of the bundle and the CLI loads at run time; uPlot's files are copied
+ * beside the pages `speedgate history --html` writes (read from the package, never bundled into the CLI).
+ */
+const BUNDLED = ["@electric-sql/pglite", "@electric-sql/pglite-socket", "uplot"];
 const staging = await mkdtemp(join(tmpdir(), "speedgate-pack-"));
 try {
   for (const path of ["dist", "examples", "action.yml", "README.md"]) await cp(join(root, path), join(staging, path), { recursive: true });

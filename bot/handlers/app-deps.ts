@@ -30,6 +30,8 @@ export interface AppDeps {
   commandMaxAgeMs: number;
   /** Where the posted cards link their troubleshooting pages: the app's own, never the artifact's (bot/resolve-app-docs-url.ts). */
   docsBaseUrl: string;
+  /** Where the history pages are (SPEEDGATE_PAGES_URL, bot/read-pages-settings.ts): each posted card links its page; null: no pages. */
+  pagesUrl: string | null;
   /** Each account's permission on a repository, read once a minute at most (a `/rescore` flood from one account). */
   roles: CollaboratorRoleCache;
   /** Whether branch protection counts only this app's `speedgate` check, said on the check when not. */

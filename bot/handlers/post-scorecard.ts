@@ -12,6 +12,7 @@ import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
 import { renderCommitTrend } from "../../src/history/render-commit-trend.js";
 import { type AppDeps, failCheckOnConfig, loadRepoConfig } from "./app-deps.js";
 import { addCommitTrend } from "../add-commit-trend.js";
+import { addCardLink } from "../add-card-link.js";
 import { installationOf } from "./intake-delivery.js";
 import { parsePayload } from "../payloads/parse-payload.js";
 import { pullRequestInfoSchema } from "../payloads/pull-request-info-schema.js";
@@ -194,8 +195,9 @@ async function publishCard(
   client: GitHubClient,
   repo: RepoRef,
   payload: PublishCardPayload,
-  check: CheckTarget,
+  target: CheckTarget,
 ): Promise<void> {
+  let check = target;
   const run = payload.workflow_run;
   const { pull, headSha, trusted } = payload.target;
   const config: LoadedRepoConfig = payload.config;
@@ -254,6 +256,8 @@ async function publishCard(
   const repository = `${repo.owner}/${repo.repo}`;
   const history = deps.store.history;
   let trend: string | null = null;
+  // The card's page (the whole card, what the comment folds or cuts included) when the app serves pages.
+  let cardUrl: string | null = null;
   if (history) {
     await history.record({
       ...card.facts,
@@ -264,6 +268,16 @@ async function publishCard(
       runAttempt: run.run_attempt,
       runUrl: run.html_url ?? null,
     });
+    const cardId = await history.recordDocument({
+      repository,
+      runId: run.id,
+      runAttempt: run.run_attempt,
+      pullRequest: pull.number,
+      headSha,
+      card: card.cardGzip,
+      facts: card.documentFacts,
+    });
+    if (deps.pagesUrl) cardUrl = `${deps.pagesUrl}/cards/${cardId}`;
     const points = await history.trend(repository, pull.number);
     trend = renderCommitTrend(
       points.map((point) => ({
@@ -278,14 +292,16 @@ async function publishCard(
   // The check is on the whole commit: what patch-paths left out is said where the verdict is read.
   const title = card.filesLeftOut > 0 ? `${card.headline}; ${card.filesLeftOut} changed files not scored (patch-paths)` : card.headline;
   const conclusion = checkConclusionFor(card.outcome);
-  const summary = addCommitTrend(card.checkSummary, trend);
+  const summary = addCardLink(addCommitTrend(card.checkSummary, trend), cardUrl);
+  // The check's "View more details" opens the card's page rather than the workflow run, when there is one.
+  if (cardUrl) check = { ...check, detailsUrl: cardUrl };
   let published = false;
   if (pull.headSha === headSha) {
     const stamp = { runId: run.id, startedAt: run.run_started_at ?? run.created_at };
     const posted = await upsertCardComment(client, {
       ...repo,
       issueNumber: pull.number,
-      body: stampCardComment(addCommitTrend(card.comment, trend), stamp),
+      body: stampCardComment(addCardLink(addCommitTrend(card.comment, trend), cardUrl), stamp),
       shouldReplace: (existing) => isNotOlder(stamp, readRunStamp(existing)),
     });
     if (posted.action === "kept") {

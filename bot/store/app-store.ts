@@ -8,6 +8,7 @@ import type {
   StoredBisection,
   StoredOutcome,
 } from "../../src/store/main-series.js";
+import type { CardDocumentRecord } from "../../src/store/card-documents.js";
 import { type DeliveryLedger, MemoryDeliveryLedger } from "../delivery-ledger.js";
 import { type HeadPushLog, MemoryHeadPushLog } from "../head-push-log.js";
 import { MemoryRefusalLimiter, type RefusalLimiter } from "../refusal-limiter.js";
@@ -22,6 +23,8 @@ export interface SideEffects {
 /** Every card the app posts, for the trend on the card and the leaderboard (src/store/card-history.ts). */
 export interface CardHistory {
   record(card: CardRecord): Promise<void>;
+  /** Keeps the round's whole card (src/store/card-documents.ts); returns its page's id, the same for the same run's attempt. */
+  recordDocument(document: CardDocumentRecord): Promise<string>;
   /** One card per scored commit of a pull request, in the order they were first scored. */
   trend(repository: string, pullRequest: number): Promise<StoredCard[]>;
   /** The best card of each open pull request. */

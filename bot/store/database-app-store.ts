@@ -10,6 +10,7 @@ import {
   recordPullRequestState,
 } from "../../src/store/card-history.js";
 import type { Database } from "../../src/store/database.js";
+import { recordCardDocument } from "../../src/store/card-documents.js";
 import { runSideEffectOnce } from "../../src/store/run-side-effect-once.js";
 import type { AppStore, CardHistory, MainSeriesStore } from "./app-store.js";
 import {
@@ -42,6 +43,7 @@ function databaseHistory(database: Database): CardHistory {
   const pool = database.pool;
   return {
     record: async (card) => await recordCard(pool, card),
+    recordDocument: async (document) => await recordCardDocument(pool, document),
     trend: async (repository, pullRequest) => await listCommitTrend(pool, repository, pullRequest),
     leaderboard: async (repository) => await listLeaderboard(pool, repository),
     setPullState: async (state) => await recordPullRequestState(pool, state),

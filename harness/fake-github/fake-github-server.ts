@@ -70,6 +70,19 @@ export const API_PREFIX = "/api/v3";
 /** Where Octokit sends GraphQL when its REST base URL ends in /api/v3. */
 const GRAPHQL_PATH = "/api/graphql";
 const BLOB_PREFIX = "/_blobs/";
+/** GitHub's web pages an app's OAuth web flow uses (not the REST API, so not in its description). */
+const OAUTH_PREFIX = "/login/oauth/";
+
+/** A request to one of GitHub's web pages (the OAuth flow): its form or JSON body, read as key-value pairs. */
+export interface FakeWebRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  form: URLSearchParams;
+  headers: IncomingMessage["headers"];
+}
+
+export type FakeWebHandler = (request: FakeWebRequest) => FakeResponse;
 
 export class FakeGitHub {
   readonly violations: string[] = [];
@@ -78,6 +91,7 @@ export class FakeGitHub {
   readonly checkRuns: FakeCheckRun[] = [];
   readonly blobs = new Map<string, Uint8Array>();
   readonly #routes = new Map<string, FakeHandler>();
+  readonly #web = new Map<string, FakeWebHandler>();
   #graphql: FakeGraphqlHandler | null = null;
   readonly #watchers = new Set<() => void>();
   #server: Server | null = null;
@@ -102,6 +116,7 @@ export class FakeGitHub {
     this.checkRuns.length = 0;
     this.blobs.clear();
     this.#routes.clear();
+    this.#web.clear();
     this.#graphql = null;
   }
 
@@ -131,6 +146,12 @@ export class FakeGitHub {
   /** Registers an expected route; `template` is the description's path, such as /repos/{owner}/{repo}/pulls. */
   on(method: string, template: string, handler: FakeHandler): this {
     this.#routes.set(`${method.toUpperCase()} ${template}`, handler);
+    return this;
+  }
+
+  /** Serves one of GitHub's web pages of the OAuth flow (/login/oauth/authorize, /login/oauth/access_token). */
+  onWeb(method: string, path: string, handler: FakeWebHandler): this {
+    this.#web.set(`${method.toUpperCase()} ${path}`, handler);
     return this;
   }
 
@@ -186,6 +207,26 @@ export class FakeGitHub {
       }
       response.writeHead(200, { "content-type": "application/zip", "content-length": String(blob.byteLength) });
       response.end(blob);
+      return;
+    }
+    if (url.pathname.startsWith(OAUTH_PREFIX)) {
+      this.requests.push({ method, template: null, path: url.pathname, body: raw === "" ? undefined : raw });
+      const handler = this.#web.get(`${method} ${url.pathname}`);
+      if (!handler) {
+        this.#refuse(response, 404, `web request the test did not expect: ${method} ${url.pathname}`, method, url.pathname, raw);
+        return;
+      }
+      // GitHub takes the code exchange as a form or as JSON; either is read as key-value pairs.
+      let form = new URLSearchParams(raw);
+      if (raw.trimStart().startsWith("{")) {
+        try {
+          form = new URLSearchParams(Object.entries(JSON.parse(raw) as Record<string, string>));
+        } catch {
+          this.#refuse(response, 400, `${method} ${url.pathname}: body is not JSON`, method, url.pathname, raw);
+          return;
+        }
+      }
+      this.#send(response, handler({ method, path: url.pathname, query: url.searchParams, form, headers: request.headers }));
       return;
     }
     if (url.pathname === GRAPHQL_PATH) {

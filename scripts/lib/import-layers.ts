@@ -43,6 +43,7 @@ export const BOT_FLOORS: readonly Floor[] = [
   { name: "work queue", folders: ["work"] },
   { name: "store", folders: ["store"] },
   { name: "handlers", folders: ["handlers"] },
+  { name: "pages", folders: ["pages"] },
   { name: "the app", folders: ["index.ts"] },
   { name: "the server", folders: ["server.ts"] },
 ];

@@ -2,6 +2,7 @@ import type { VerdictOutcome } from "../scorecard/decide-verdict.js";
 import { describeVerdict } from "../scorecard/render/describe-card.js";
 import { type CardFacts, cardFactsFrom } from "../store/card-history.js";
 import { type MainRoundFacts, mainRoundFactsFrom } from "../store/main-round-facts.js";
+import { type CardDocumentFacts, cardDocumentFactsFrom, gzipCardJson } from "../store/card-documents.js";
 import { renderMarkdown } from "../scorecard/render/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../scorecard/render/render-markdown-within-bytes.js";
 import { describeCheckTitle } from "./describe-check-title.js";
@@ -37,6 +38,12 @@ export type ScorecardZipResult =
       facts: CardFacts;
       /** What main's series records of it, when it is a watch workflow's card (docs/watching-main.md). */
       mainRound: MainRoundFacts;
+      /**
+       * The whole re-gated card as gzip-compressed JSON, for its page (the comment folds and cuts it): compressed here, in
+       * the worker, since a card at the limits is tens of megabytes of text. And what the runner page reads of it.
+       */
+      cardGzip: Uint8Array;
+      documentFacts: CardDocumentFacts;
     }
   | { ok: false; problem: string };
 
@@ -69,5 +76,7 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     filesLeftOut: regated.source?.patchFilter?.leftOutTotal ?? 0,
     facts: cardFactsFrom(regated),
     mainRound: mainRoundFactsFrom(regated),
+    cardGzip: gzipCardJson(JSON.stringify(regated)),
+    documentFacts: cardDocumentFactsFrom(regated),
   };
 }

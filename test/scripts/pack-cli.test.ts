@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -54,18 +55,21 @@ describe("the packed CLI", () => {
       files.filter(
         (file) =>
           /^package\/(src|test|bot)\//.test(file) ||
-          (file.includes("/node_modules/") && !file.startsWith("package/node_modules/@electric-sql/pglite")),
+          (file.includes("/node_modules/") &&
+            !file.startsWith("package/node_modules/@electric-sql/pglite") &&
+            !file.startsWith("package/node_modules/uplot/")),
       ),
     ).toEqual([]);
     const packed = JSON.parse((await run("tar", ["-xzOf", tarball, "package/package.json"])).stdout) as Record<string, unknown>;
     expect(packed).toMatchObject({ name: "speedgate", version: manifest.version, bin: { speedgate: "dist/cli.js" } });
     // Only what the bundle cannot hold, and it travels inside the tarball: installing downloads nothing.
-    expect(packed).toMatchObject({ bundleDependencies: ["@electric-sql/pglite", "@electric-sql/pglite-socket"] });
+    expect(packed).toMatchObject({ bundleDependencies: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "uplot"] });
     expect(Object.keys(packed.dependencies as Record<string, string>)).toEqual(packed.bundleDependencies);
     expect(files).toEqual(
       expect.arrayContaining([
         "package/node_modules/@electric-sql/pglite/package.json",
         "package/node_modules/@electric-sql/pglite-socket/package.json",
+        "package/node_modules/uplot/dist/uPlot.iife.min.js",
       ]),
     );
   });
@@ -99,5 +103,10 @@ describe("the packed CLI", () => {
     }
     const history = await run(speedgate, ["history", "--database", data, "--repo", "octo/engine"], elsewhere);
     expect(history.stdout).toMatch(/#7 {2}777777777777 .* 1\.12×/);
+    // The history pages as files (#42): uPlot comes from the tarball, beside the pages.
+    const site = join(dir, "site");
+    await run(speedgate, ["history", "--database", data, "--repo", "octo/engine", "--html", site], elsewhere);
+    expect(readFileSync(join(site, "static", "uplot.iife.min.js"), "utf8")).toContain("uPlot");
+    expect(readFileSync(join(site, "repos", "octo", "engine", "index.html"), "utf8")).toContain("#7");
   });
 });

@@ -114,7 +114,11 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     );
     await database.pool.query("INSERT INTO speedgate.redeliveries (guid, delivery_id, event) VALUES ('guid-1', 11, 'issue_comment')");
     await database.pool.query("INSERT INTO speedgate.leaderboards (repository, issue_number) VALUES ('o/r', 5)");
-    expect(await columns(database, "main_rounds")).toEqual([]);
+    await database.pool.query(
+      "INSERT INTO speedgate.main_rounds (repository, kind, base_sha, head_sha, run_id, run_attempt) " +
+        "VALUES ('o/r', 'drift', 'a', 'b', 8, 1)",
+    );
+    expect(await columns(database, "card_documents")).toEqual([]);
     await database.close();
 
     // The newer speedgate starts on the same data.
@@ -135,11 +139,12 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     expect((await database.pool.query("SELECT run_id, scenarios_total, scenarios_passed FROM speedgate.cards")).rows).toEqual([
       { run_id: "7", scenarios_total: null, scenarios_passed: null },
     ]);
-    // Version N's tables: main's series (watching main), empty, with its one-bisection-per-repository rule.
-    expect(await columns(database, "main_rounds")).toContain("head_committed_at");
-    expect(await columns(database, "main_round_scores")).toContain("interval_low");
-    expect(await columns(database, "main_change_points")).toContain("p_value");
-    expect((await database.pool.query("SELECT count(*)::int AS n FROM speedgate.bisections")).rows[0]).toEqual({ n: 0 });
+    expect((await database.pool.query("SELECT run_id, head_sha FROM speedgate.main_rounds")).rows).toEqual([
+      { run_id: "8", head_sha: "b" },
+    ]);
+    // Version N's table: each round's whole card (the card pages, #42), empty, with the runner page's calibration columns.
+    expect(await columns(database, "card_documents")).toEqual(expect.arrayContaining(["card", "calibration_measured_at", "noise_floor"]));
+    expect((await database.pool.query("SELECT count(*)::int AS n FROM speedgate.card_documents")).rows[0]).toEqual({ n: 0 });
   });
 });
 

@@ -1,5 +1,7 @@
 import { formatHistoryCsv, formatHistoryTable } from "../../history/format-history.js";
 import { CARD_HISTORY_SCHEMA_VERSION, listCards } from "../../store/card-history.js";
+import { CARD_DOCUMENTS_SCHEMA_VERSION } from "../../store/card-documents.js";
+import { writeHistorySite } from "../../history/write-history-site.js";
 import { readSchemaVersion } from "../../store/migrate-database.js";
 import { openDatabase } from "../../store/open-database.js";
 import { parseDatabaseTarget } from "../../store/parse-database-target.js";
@@ -18,7 +20,9 @@ function positiveInteger(name: string, value: string | undefined): number | unde
 export const historyCommand: Command = {
   name: "history",
   summary: "print the score cards the app recorded for a repository",
-  usage: "speedgate history --database <postgres://… | PGlite folder> --repo <owner/repo> [--pr N] [--limit N] [--format table|csv]",
+  usage:
+    "speedgate history --database <postgres://… | PGlite folder> --repo <owner/repo> [--pr N] [--limit N] [--format table|csv] " +
+    "[--html DIR]",
   details: `Options:
   --database <url | folder>  the app's PostgreSQL URL or its PGlite folder (default: DATABASE_URL);
                              a PGlite folder can be read only while the app is stopped
@@ -26,6 +30,9 @@ export const historyCommand: Command = {
   --pr N                     only this pull request's cards
   --limit N                  at most N rows (the newest)
   --format table|csv         an aligned table (default) or CSV
+  --html DIR                 write the app's history pages of the repository as static files into DIR
+                             (main's trend, the open pull requests, the runners, every card), to publish
+                             with GitHub Pages; prints nothing else
 
 Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot be read, or bad usage`,
   async run(args, context) {
@@ -35,6 +42,7 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
       pr: { type: "string" },
       limit: { type: "string" },
       format: { type: "string", default: "table" },
+      html: { type: "string" },
     });
     const database = values.database ?? context.env.DATABASE_URL;
     if (!database)
@@ -75,6 +83,18 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
             : `speedgate history: ${opened.description} is at schema version ${version}, older than the card history needs ` +
                 `(${CARD_HISTORY_SCHEMA_VERSION}): start the app once to migrate it`,
         );
+      }
+      if (values.html !== undefined) {
+        if (values.html === "") throw new UsageError("speedgate history: --html: expected a folder to write the pages into");
+        if (version < CARD_DOCUMENTS_SCHEMA_VERSION) {
+          throw new UsageError(
+            `speedgate history: --html: ${opened.description} is at schema version ${version}, older than the pages need ` +
+              `(${CARD_DOCUMENTS_SCHEMA_VERSION}): start the app once to migrate it`,
+          );
+        }
+        const { pages } = await writeHistorySite(opened.pool, values.repo, values.html);
+        context.logger.info(`wrote ${pages} pages of ${values.repo.toLowerCase()} into ${values.html} (open index.html)`);
+        return 0;
       }
       const cards = await listCards(opened.pool, {
         repository: values.repo,

@@ -8,6 +8,8 @@ import { getFreePort } from "../get-free-port.js";
 export interface BotProcess {
   /** Where GitHub would post deliveries. */
   webhookUrl: string;
+  /** http://127.0.0.1:<port>: where the app's history pages are (with `pages`, SPEEDGATE_PAGES_URL). */
+  baseUrl: string;
   port: number;
   /** The process group of `npm run bot` (npm, tsx and the app's node); the app is the one listening on `port`. */
   processGroup: number;
@@ -56,6 +58,8 @@ export interface BotProcessOptions {
    * as soon as the server answers HTTP, while the database may still be opening.
    */
   until?: "ready" | "listening";
+  /** Serve the history pages at http://127.0.0.1:<port> (SPEEDGATE_PAGES_URL), before `env`. */
+  pages?: boolean;
 }
 
 /**
@@ -95,6 +99,7 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
     // Nor after a 5xx the app answered: a test that wants it (and serves the delivery log) sets it.
     SPEEDGATE_REDELIVER_AFTER_MS: "0",
     ...storeEnv,
+    ...(options.pages ? { SPEEDGATE_PAGES_URL: `http://127.0.0.1:${port}` } : {}),
     ...options.env,
   };
   // Its own process group, so that kill() (SIGKILL, which npm cannot pass on) takes the app with npm.
@@ -188,6 +193,7 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
     settled,
     workEnded,
     webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
+    baseUrl: `http://127.0.0.1:${port}`,
     port,
     processGroup: child.pid ?? 0,
     secret,
