@@ -1,3 +1,4 @@
+import { renderScenarioBars } from "./render-scenario-bars.js";
 import { describeVerdict } from "./describe-card.js";
 import { breakHtmlComments, escapeInline as escapeCell } from "../../safe-text/escape-engine-text.js";
 import { renderFactsLine } from "./render-facts-line.js";
@@ -128,6 +129,7 @@ function renderScenariosWith(card: Scorecard, scenarios: ScenariosDescription, l
     renderFactsLine(card),
     scenarios.leadsWithFailure ? failure : "",
     renderScenarioTable(scenarios),
+    renderScenarioBars(card),
     // The question set was answered in the starts every scenario shares: its rows once, for the round.
     renderQualityLead(card),
     renderScenarioRoundReasons(scenarios),

@@ -46,7 +46,7 @@ describe("renderMarkdown with scenarios", () => {
     "says on the first screen, and in the headline, why a card whose every " + "scenario passed still fails: a required scenario it lacks",
     () => {
       const card = assembleScenarioCard([{ name: "chat", card: passing }], null);
-      const lacking = requireDeclaredScenarios(card, ["chat", "decode-c32"]);
+      const lacking = requireDeclaredScenarios(card, { names: ["chat", "decode-c32"] });
       const markdown = renderMarkdown(lacking);
       expect(markdown).toContain(
         "## ❌ 1 of 1 scenarios passed, but the card has no scenario decode-c32, which the repository's app config declares " +
