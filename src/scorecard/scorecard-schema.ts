@@ -442,6 +442,11 @@ const scorecardFields = {
     /** Which engine went first in each run (orderEngineTurns) and whether the client was warmed first; absent on cards from before them. */
     order: z.enum(["counterbalanced", "baseline-first"]).optional(),
     clientWarmup: z.boolean().optional(),
+    /**
+     * What in the pull request changes the engine's parallel slots (findSlotChange), such as "`-np` changed in serve.sh";
+     * absent when nothing does. A queue-bound card then says the queue's draining is the change's effect.
+     */
+    slotsChanged: text(500).optional(),
   }),
   provenance: z.object({
     imageDigest: text(256).nullable(),

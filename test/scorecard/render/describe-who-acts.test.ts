@@ -30,7 +30,7 @@ describe("describeWhoActs: who acts on a failed round, before any table", () => 
     expect(describeWhoActs(makeCard(twelve, { failure: { ...crash, stage: "patch", kind: "patch_conflict" } }))?.text).toMatch(
       /^the changes do not apply to the engine the baseline was made from: rebase them/,
     );
-    expect(describeWhoActs(makeCard(twelve, { failure: { ...crash, stage: "build", kind: "build_failed", frames: [] } }))?.text).toBe(
+    expect(describeWhoActs(makeCard(twelve, { failure: { ...crash, stage: "build", kind: "build_error", frames: [] } }))?.text).toBe(
       "the engine with the patch does not build where the baseline did; the error below says where. Fix it, push, and comment `/rescore`.",
     );
   });
