@@ -35,6 +35,9 @@ export interface FakeGraphqlRequest {
 
 export type FakeGraphqlHandler = (request: FakeGraphqlRequest) => FakeResponse;
 
+/** A page outside the API (`npm run try-app`'s pull request in a browser): null for a path it does not serve. */
+export type FakePageHandler = (request: { method: string; url: URL; body: string }) => FakeResponse | null | Promise<FakeResponse | null>;
+
 export interface RecordedRequest {
   method: string;
   template: string | null;
@@ -79,6 +82,7 @@ export class FakeGitHub {
   readonly blobs = new Map<string, Uint8Array>();
   readonly #routes = new Map<string, FakeHandler>();
   #graphql: FakeGraphqlHandler | null = null;
+  #pages: FakePageHandler | null = null;
   readonly #watchers = new Set<() => void>();
   #server: Server | null = null;
   #nextId = 1000;
@@ -140,6 +144,12 @@ export class FakeGitHub {
     return this;
   }
 
+  /** Serves pages outside the API, for a person's browser (never the app's requests, which all go to the API). */
+  onPage(handler: FakePageHandler): this {
+    this.#pages = handler;
+    return this;
+  }
+
   /** Requests the app made to a route (by description template), for assertions. */
   calls(method: string, template: string): RecordedRequest[] {
     return this.requests.filter((request) => request.method === method && request.template === template);
@@ -191,6 +201,13 @@ export class FakeGitHub {
     if (url.pathname === GRAPHQL_PATH) {
       this.#handleGraphql(method, raw, response);
       return;
+    }
+    if (!url.pathname.startsWith(API_PREFIX) && this.#pages) {
+      const page = await this.#pages({ method, url, body: raw });
+      if (page) {
+        this.#send(response, page);
+        return;
+      }
     }
     if (!url.pathname.startsWith(API_PREFIX)) {
       this.#refuse(response, 404, `not under ${API_PREFIX}: ${method} ${url.pathname}`, method, url.pathname, undefined);
