@@ -24,7 +24,8 @@ import buildCliBundle from "../harness/cli-bundle/cli-bundle-setup.js";
  *     both seats.
  * Rounds are interleaved, so a change in the machine's load falls on every kind alike. ROUNDS and
  * LLAMA_ROUNDS set the counts when it runs on its own (`npx tsx bench/budget-end-to-end.ts`); PART=sim
- * or PART=llama runs one half.
+ * or PART=llama runs one half; PLANT sets the baseline's planted delay in µs (the slowdown it makes depends on
+ * how fast the machine runs an engine step: 2500 made ~25% under heavy load, ~50% on a quiet machine).
  */
 
 export interface BudgetRate {
@@ -281,7 +282,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   if (part === "demo") console.log(JSON.stringify(await measureDemoRoundTime({ rounds: Number(process.env.ROUNDS ?? 3), log })));
   if (part === "sim" || part === "both")
     console.log(JSON.stringify(await measureBudgetOnReferenceEngine({ rounds: Number(process.env.ROUNDS ?? 20), log })));
-  if (part === "llama" || part === "both")
-    console.log(JSON.stringify(await measureBudgetOnLlamaCpp({ rounds: Number(process.env.LLAMA_ROUNDS ?? 10), log })));
+  if (part === "llama" || part === "both") {
+    const plantUs = Number(process.env.PLANT ?? 2500);
+    console.log(JSON.stringify(await measureBudgetOnLlamaCpp({ rounds: Number(process.env.LLAMA_ROUNDS ?? 10), plantUs, log })));
+  }
   console.error(`took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }

@@ -189,13 +189,37 @@ export function answersJudgedByQuality(
   return settings.answers === "quality" && quality !== null && quality !== undefined && quality.compared > 0;
 }
 
+type RuleOutcome = { passed: boolean; statement: string };
+
+const NO_RUNS_TO_TEST: RuleOutcome = { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
+
+/**
+ * What a rule needs before it can judge, the same for a target and a guard: an interval under interval-low, a
+ * calibration under noise-floor, and a calibration that fits the round wherever one is named. Null when it may judge.
+ */
+function gateInputProblem(input: GateInput, settings: GateSettings): RuleOutcome | null {
+  if (settings.use === "interval-low" && !input.interval) {
+    return {
+      passed: false,
+      statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`,
+    };
+  }
+  if (settings.use === "noise-floor" && !input.noise) {
+    return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+  }
+  if ((settings.use === "noise-floor" || settings.use === "sequential") && input.noise && input.noise.problems.length > 0) {
+    return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
+  }
+  return null;
+}
+
 /**
  * A guard's rule, the mirror of a target's: it fails only when the candidate is surely slower than the bar
  * (1 − margin). Under interval-low the interval's high end must reach it, so a guard whose interval holds 1×
  * (no change the round can tell) always passes; under noise-floor the score must reach the bar lowered by the
  * floor, since the noise that could make an unchanged engine look faster can as well make it look slower.
  */
-function guardOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
+function guardOutcome(input: GateInput, settings: GateSettings, bar: number): RuleOutcome {
   const score = input.roundScore as number;
   const margin = `guard: not slower than 1 − gate.margin ${formatPercent(settings.margin ?? DEFAULT_GUARD_MARGIN)}`;
   switch (settings.use) {
@@ -207,12 +231,7 @@ function guardOutcome(input: GateInput, settings: GateSettings, bar: number): { 
       };
     }
     case "interval-low": {
-      if (!input.interval) {
-        return {
-          passed: false,
-          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`,
-        };
-      }
+      if (!input.interval) throw new Error("unreachable: gateInputProblem checks the interval first");
       const passed = input.interval.high >= bar;
       return {
         passed,
@@ -222,11 +241,7 @@ function guardOutcome(input: GateInput, settings: GateSettings, bar: number): { 
       };
     }
     case "noise-floor": {
-      if (!input.noise)
-        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
-      if (input.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
-      }
+      if (!input.noise) throw new Error("unreachable: gateInputProblem checks the calibration first");
       const passed = score >= bar;
       const floor = `${margin}, lowered by the noise floor ${formatPercent(input.noise.floor)}`;
       return {
@@ -237,10 +252,7 @@ function guardOutcome(input: GateInput, settings: GateSettings, bar: number): { 
     case "sequential": {
       // The sequential test looked for the guard's bar from above (summarizeRound); whatever stopped it, the guard fails only
       // when the test's bound at its last look lies wholly below the bar, as under interval-low.
-      if (input.noise && input.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
-      }
-      if (!input.interval) return { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
+      if (!input.interval) return NO_RUNS_TO_TEST;
       const passed = input.interval.high >= bar;
       return {
         passed,
@@ -252,7 +264,9 @@ function guardOutcome(input: GateInput, settings: GateSettings, bar: number): { 
   }
 }
 
-function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
+function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): RuleOutcome {
+  const problem = gateInputProblem(input, settings);
+  if (problem) return problem;
   if (settings.role === "guard") return guardOutcome(input, settings, bar);
   const score = input.roundScore as number;
   switch (settings.use) {
@@ -261,12 +275,7 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
       return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)}` };
     }
     case "interval-low": {
-      if (!input.interval) {
-        return {
-          passed: false,
-          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`,
-        };
-      }
+      if (!input.interval) throw new Error("unreachable: gateInputProblem checks the interval first");
       const passed = input.interval.low >= bar;
       return {
         passed,
@@ -275,11 +284,7 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
       };
     }
     case "noise-floor": {
-      if (!input.noise)
-        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
-      if (input.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
-      }
+      if (!input.noise) throw new Error("unreachable: gateInputProblem checks the calibration first");
       const passed = score >= bar;
       const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input.noise.floor)}`;
       return {
@@ -288,10 +293,7 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
       };
     }
     case "sequential": {
-      if (input.noise && input.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
-      }
-      return input.sequential ?? { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
+      return input.sequential ?? NO_RUNS_TO_TEST;
     }
   }
 }
