@@ -68,7 +68,7 @@ describe("postScorecard", () => {
     expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.50×, but too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
   });
 
-  it("fails the check of a candidate that crashed mid-benchmark, its title leading with the crash and its summary giving both reasons", async () => {
+  it("fails the check of a candidate that crashed mid-benchmark: title leads with the crash, summary has both reasons", async () => {
     const crashed: EngineFailure = {
       ...seedOomFailure(),
       stage: "benchmark",
