@@ -29,6 +29,8 @@ const UNIT = [
   "test/tokens/**/*.test.ts",
   "test/github/parse-rescore-command.test.ts",
   "test/github/regate-scorecard.test.ts",
+  "test/github/read-round-config-bars.test.ts",
+  "test/github/decide-scenario-bar.test.ts",
   "test/github/repo-config-schema.test.ts",
   "test/github/fetch-pull-request-patch.test.ts",
   "test/github/list-main-range.test.ts",

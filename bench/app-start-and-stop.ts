@@ -1,11 +1,7 @@
-import { spawn } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
-import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { silentLogger } from "../src/logger.js";
 import { median } from "../src/scoring/median.js";
 import { openDatabase } from "../src/store/open-database.js";
@@ -15,6 +11,7 @@ import { OWNER, REPO, pullRequestEvent } from "../harness/fake-github/adjust-pay
 import { FakeGitHub, type FakeResponse } from "../harness/fake-github/fake-github-server.js";
 import { sendWebhook } from "../harness/fake-github/send-webhook.js";
 import { serveRepository } from "../harness/fake-github/serve-repository.js";
+import { startBotProcess } from "../harness/fake-github/start-bot-process.js";
 
 /*
  * The app's start and stop (#39). Start: the embedded store opened, migrated and its job queue started, as
@@ -42,70 +39,6 @@ async function openStore(dataDir: string): Promise<number> {
   return took;
 }
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (address === null || typeof address === "string") throw new Error("no port to listen on");
-  return address.port;
-}
-
-/** `npm run bot` as deployed, against the fake; resolves once it takes deliveries, with what signals it and waits for its exit. */
-async function startApp(
-  gheHost: string,
-  appId: number,
-  dataDir: string,
-): Promise<{ webhookUrl: string; secret: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const secret = "bench-webhook-secret";
-  const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
-  const child = spawn("npm", ["run", "--silent", "bot"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TMPDIR: process.env.TMPDIR,
-      APP_ID: String(appId),
-      PRIVATE_KEY: privateKey,
-      WEBHOOK_SECRET: secret,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_FORMAT: "json",
-      GHE_HOST: gheHost,
-      GHE_PROTOCOL: "http",
-      SPEEDGATE_DATA_DIR: dataDir,
-      SPEEDGATE_REDELIVER_HOURS: "0",
-      SPEEDGATE_REDELIVER_AFTER_MS: "0",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  // The app writes to the same pipes as npm: it is gone when they close.
-  const closed = Promise.all([once(child.stdout, "close"), once(child.stderr, "close")]);
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString("utf8");
-      if (output.includes("taking deliveries")) resolve();
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`the app exited (${code}) before it was ready:\n${output}`)));
-  });
-  return {
-    webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
-    secret,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await closed;
-    },
-  };
-}
-
 async function stopWithStuckJob(): Promise<number> {
   const fake = new FakeGitHub();
   await fake.start();
@@ -123,19 +56,14 @@ async function stopWithStuckJob(): Promise<number> {
       reached();
       return new Promise<FakeResponse>(() => undefined);
     });
-    const dataDir = await mkdtemp(join(tmpdir(), "speedgate-bench-app-stop-"));
-    const bot = await startApp(fake.host, appId, dataDir).catch(async (error: unknown) => {
-      await rm(dataDir, { recursive: true, force: true });
-      throw error;
-    });
+    // The app as the tests start it (harness/fake-github/start-bot-process.ts), over an empty PGlite folder of its own.
+    const bot = await startBotProcess({ gheHost: fake.host, appId, secret: "bench-webhook-secret" });
     const payload = pullRequestEvent("opened", { number: 7, headSha: "d4".repeat(20), author: "writer" });
     await sendWebhook(bot.webhookUrl, { event: "pull_request", payload, secret: bot.secret });
     await stuck;
     const signalled = performance.now();
     await bot.stop();
-    const took = performance.now() - signalled;
-    await rm(dataDir, { recursive: true, force: true });
-    return took;
+    return performance.now() - signalled;
   } finally {
     await fake.stop();
   }

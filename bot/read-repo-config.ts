@@ -39,7 +39,8 @@ export interface ContentsClient {
   ): Promise<{ data: unknown }>;
 }
 
-async function readRaw(client: ContentsClient, owner: string, repo: string, path: string): Promise<string | null> {
+/** A file's text on the repository's default branch (the contents API's default ref); null when it has none. */
+export async function readRaw(client: ContentsClient, owner: string, repo: string, path: string): Promise<string | null> {
   try {
     const { data } = await client.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path, mediaType: { format: "raw" } });
     if (typeof data !== "string") throw new Error(`${owner}/${repo}: ${path} is a folder, not a file`);

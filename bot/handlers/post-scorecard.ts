@@ -8,6 +8,7 @@ import { type PublishCheckRunOptions, checkConclusionFor, publishCheckRun } from
 import { ArtifactError, DEFAULT_ZIP_LIMITS } from "../../src/github/read-scorecard-zip.js";
 import { DEFAULT_REPO_CONFIG, repoConfigSchema } from "../../src/github/repo-config-schema.js";
 import type { LoadedRepoConfig } from "../read-repo-config.js";
+import { loadRoundConfigBars } from "../read-round-config-bars.js";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
 import { renderCommitTrend } from "../../src/history/render-commit-trend.js";
 import { type AppDeps, failCheckOnConfig, loadRepoConfig } from "./app-deps.js";
@@ -239,12 +240,27 @@ async function publishCard(
     });
     return;
   }
+  // Each scenario's bar as the default branch's round config states it, never as the card (or the pull request's copy) does.
+  const round = await loadRoundConfigBars(client, repo, config.config.roundConfig);
+  if (!round.ok) {
+    await publishCheckRun(client, {
+      ...check,
+      state: { status: "completed", conclusion: "failure" },
+      title: `Invalid ${round.path}`,
+      summary: [
+        `\`${round.path}\` on the default branch, which \`roundConfig\` in the app's settings names for each scenario's bar, is invalid:`,
+        "",
+        ...round.problems.map((problem) => `- ${problem}`),
+      ].join("\n"),
+    });
+    return;
+  }
   job.log.info({ work: job.key, run: run.id, bytes: downloaded.zip.byteLength }, `reading the card of run ${run.id} off the event loop`);
   const card = await deps.cards.read({
     zip: downloaded.zip,
     source: downloaded.source,
     limits: DEFAULT_ZIP_LIMITS,
-    gate: config.config.gate,
+    gate: { ...config.config.gate, ...(round.bars ? { roundConfig: round.bars } : {}) },
     docsBaseUrl: deps.docsBaseUrl,
   });
   job.log.info({ work: job.key, run: run.id, ok: card.ok }, `read the card of run ${run.id}`);

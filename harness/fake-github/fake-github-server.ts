@@ -35,6 +35,9 @@ export interface FakeGraphqlRequest {
 
 export type FakeGraphqlHandler = (request: FakeGraphqlRequest) => FakeResponse;
 
+/** A page outside the API (`npm run try-app`'s pull request in a browser): null for a path it does not serve. */
+export type FakePageHandler = (request: { method: string; url: URL; body: string }) => FakeResponse | null | Promise<FakeResponse | null>;
+
 export interface RecordedRequest {
   method: string;
   template: string | null;
@@ -93,6 +96,7 @@ export class FakeGitHub {
   readonly #routes = new Map<string, FakeHandler>();
   readonly #web = new Map<string, FakeWebHandler>();
   #graphql: FakeGraphqlHandler | null = null;
+  #pages: FakePageHandler | null = null;
   readonly #watchers = new Set<() => void>();
   #server: Server | null = null;
   #nextId = 1000;
@@ -158,6 +162,12 @@ export class FakeGitHub {
   /** Serves GraphQL (no description to check it against: the handler reads the operation it expects). */
   onGraphql(handler: FakeGraphqlHandler): this {
     this.#graphql = handler;
+    return this;
+  }
+
+  /** Serves pages outside the API, for a person's browser (never the app's requests, which all go to the API). */
+  onPage(handler: FakePageHandler): this {
+    this.#pages = handler;
     return this;
   }
 
@@ -232,6 +242,13 @@ export class FakeGitHub {
     if (url.pathname === GRAPHQL_PATH) {
       this.#handleGraphql(method, raw, response);
       return;
+    }
+    if (!url.pathname.startsWith(API_PREFIX) && this.#pages) {
+      const page = await this.#pages({ method, url, body: raw });
+      if (page) {
+        this.#send(response, page);
+        return;
+      }
     }
     if (!url.pathname.startsWith(API_PREFIX)) {
       this.#refuse(response, 404, `not under ${API_PREFIX}: ${method} ${url.pathname}`, method, url.pathname, undefined);

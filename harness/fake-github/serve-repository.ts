@@ -41,6 +41,8 @@ export interface FakeRepositoryOptions {
   config?: string | null;
   /** Text of .github/speedgate.yml, the app config's name before #23. */
   legacyConfig?: string;
+  /** Other files on the repository's default branch, by path (the round config the app reads its scenario bars from). */
+  files?: Record<string, string>;
   /** Files of the owner's `.github` repository, by path (the organisation's defaults). */
   ownerFiles?: Record<string, string>;
   pulls?: FakePull[];
@@ -163,6 +165,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
   }
   if (groups.has("config")) {
     const own: Record<string, string> = {
+      ...options.files,
       ...(typeof options.config === "string" ? { ".github/speedgate-app.yml": options.config } : {}),
       ...(options.legacyConfig !== undefined ? { ".github/speedgate.yml": options.legacyConfig } : {}),
     };

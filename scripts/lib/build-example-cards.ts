@@ -703,6 +703,26 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     gpu: { baseline: cpuRunner("2026-12-03T10:12:40.000Z"), candidate: cpuRunner("2026-12-03T10:14:02.000Z") },
   });
 
+  // A scheduler change that fails one of SGLang's own assertions mid-round (#39): the patched engine answered the first eight
+  // prompts faster, then its scheduler died on the ninth. The card leads with the crash and who acts, before the score of what ran.
+  const midRound = card({
+    config: config(),
+    seed: 47,
+    failure: {
+      ...classifyFailure({
+        role: "candidate",
+        stage: "benchmark",
+        exit: { exitCode: 1, signal: null, oomKilled: false },
+        logLines: toLogTail(await readFile(new URL("candidate-crash-mid-round.log", EXAMPLES_DIR), "utf8")),
+        engine: "sglang",
+      }),
+      run: 1,
+      prompt: { number: 9, id: "sharegpt-0009" },
+    },
+    plans: plans(12, 7, 500, (base, index) => (index < 8 ? { ...base, itlMs: 16.8 } : null)),
+    gpu: { baseline: idleH100("2026-12-04T16:47:12.000Z"), candidate: idleH100("2026-12-04T16:51:02.000Z") },
+  });
+
   // An FP8 attention kernel: 1.2× faster, and its other rounding parts every third answer after 60% of its tokens.
   // Judged by GSM8K (gate.answers: quality), the changed answers are as good: 181 → 180 of 200, held.
   const numericsPlans = (seed: number) =>
@@ -741,6 +761,7 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     { name: "candidate-cuda-oom-busy-runner", card: busy },
     { name: "baseline-nccl-error", card: baselineFailed },
     { name: "candidate-ggml-assert", card: assertion },
+    { name: "candidate-crash-mid-round", card: midRound },
     { name: "quality-numerics-change", card: numerics },
     { name: "quality-drop", card: qualityDrop },
     {

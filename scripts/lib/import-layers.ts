@@ -48,10 +48,11 @@ export const BOT_FLOORS: readonly Floor[] = [
   { name: "the server", folders: ["server.ts"] },
 ];
 
-/* The test harness: fixtures and what every builder uses, then the builders, none importing another. */
+/* The test harness: fixtures and what every builder uses, then the builders, none importing another, then try-app over them. */
 export const HARNESS_FLOORS: readonly Floor[] = [
   { name: "ground", folders: [".", "fixtures"] },
   { name: "builders and fakes", folders: ["cli-bundle", "docker", "fake-github", "git", "llama-cpp", "sim-engine"] },
+  { name: "try-app", folders: ["try-app"] },
 ];
 
 /* The bench: its helpers, the bad-input corpus's inputs, then the benches and their runner. */

@@ -1,3 +1,4 @@
+import type { ScenarioBarsDescription } from "./describe-scenario-bars.js";
 import { describeRuns } from "../config/run-plan.js";
 import type { GateMode } from "../scoring/evaluate-gate.js";
 import { isAbsolute, relative } from "node:path";
@@ -228,15 +229,16 @@ function describePlanRule(use: GateMode): string {
   }
 }
 
-/** Each scenario on one line: its prompts and load, its runs and its bar. */
-function scenarioLines(check: RoundCheck): string[] {
+/** Each scenario on one line: its prompts and load, its runs, its bar and (with `bars`) the settings that decide it. */
+function scenarioLines(check: RoundCheck, bars: ScenarioBarsDescription | null): string[] {
   return (check.round.scenarios ?? []).map((scenario, index) => {
     const { bench, gate } = scenario.config;
     const onRunnerOnly = check.paths.some((entry) => entry.field === `scenarios[${index}].prompts` && entry.problem !== null);
     const runs = `${describeRuns(bench.runs)} run${bench.runs === 1 ? "" : "s"}`;
+    const bar = bars?.lines.get(scenario.name);
     return (
-      `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; gate at least ` +
-      `${gate.minRoundScore}×`
+      `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; ` +
+      (bar ?? `gate at least ${gate.minRoundScore}×`)
     );
   });
 }
@@ -259,7 +261,11 @@ function qualityLines(check: RoundCheck): string[] {
 }
 
 /** The plan `speedgate run --check` prints: what would run, where, and what the runner must have. */
-export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[] = []): string {
+export function renderRoundPlan(
+  check: RoundCheck,
+  commitsPlan: readonly string[] = [],
+  bars: ScenarioBarsDescription | null = null,
+): string {
   const { config, configPath, prompts, patch } = check.round;
   const { bench, gate, health } = config;
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
@@ -290,7 +296,7 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
     ...(check.round.scenarios
       ? [
           section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, [
-            ...scenarioLines(check),
+            ...scenarioLines(check, bars),
             ...sharedPromptsLines(check),
           ]),
         ]
@@ -302,7 +308,7 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
   ];
   const needs = runnerPrerequisites(check);
   out.push(section("The runner must have", needs.length > 0 ? needs : ["nothing beyond this machine's files (all checked)"]));
-  const found = notes(check);
+  const found = [...notes(check), ...(bars?.notes ?? [])];
   if (found.length > 0) out.push(section("Notes", found));
   return `${out.join("\n\n")}\n`;
 }

@@ -35,6 +35,11 @@ export const LOWEST_RESCORE_PERMISSION = "triage" satisfies PermissionLevel;
 const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
 
+/** The round config the examples keep on the default branch (examples/engine-repository/.github/speedgate/). */
+export const DEFAULT_ROUND_CONFIG_PATH = ".github/speedgate/round.yaml";
+const ROUND_CONFIG_MESSAGE =
+  "expected the round config's path in the repository, such as .github/speedgate/round.yaml (null: the bars of this file alone)";
+
 const minRoundScoreSchema = z
   .number({ error: "expected a speedup greater than 0, such as 1.0" })
   .gt(0, { error: "expected a speedup greater than 0, such as 1.0" });
@@ -108,6 +113,13 @@ export const repoConfigSchema = z.strictObject(
         regressionFloor: DEFAULT_REGRESSION_FLOOR,
         maxRegressedPrompts: DEFAULT_MAX_REGRESSED_PROMPTS,
       }),
+    // Where the round config is on the default branch: each scenario's bar (role, margin, minRoundScore, use) is read
+    // from it, under gate.scenarios (src/github/decide-scenario-bar.ts). null: the app's settings alone.
+    roundConfig: z
+      .string({ error: ROUND_CONFIG_MESSAGE })
+      .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\w./-]+\.ya?ml$/, { error: ROUND_CONFIG_MESSAGE })
+      .nullable()
+      .default(DEFAULT_ROUND_CONFIG_PATH),
     trigger: enumOf(["command", "auto"]).default("command"),
     rescore: z
       .strictObject(
@@ -123,7 +135,7 @@ export const repoConfigSchema = z.strictObject(
     // runners. Left out: the app reads no watch workflow (the workflow may still run the CLI or the action on its own).
     watch: appWatchSchema.optional(),
   },
-  { error: "expected a YAML mapping with workflow, gate, trigger, rescore, leaderboard and watch" },
+  { error: "expected a YAML mapping with workflow, gate, roundConfig, trigger, rescore, leaderboard and watch" },
 );
 
 export type RepoConfig = z.infer<typeof repoConfigSchema>;

@@ -3,13 +3,26 @@ import { readScenarioGate } from "../scorecard/read-scenario-gate.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { MAX_GATE_REASONS } from "../scoring/evaluate-gate.js";
 
+/** Where a required scenario is declared: the app's settings (gate.scenarios), or the round config on the default branch. */
+export interface DeclaredScenarios {
+  names: readonly string[];
+  /** The round config's path for its scenarios; absent for the app's settings. */
+  roundConfig?: string;
+}
+
 /** Why the card fails for lacking them, and what to fix. */
-function describeMissing(card: Scorecard, missing: readonly string[]): string {
+function describeMissing(card: Scorecard, missing: readonly string[], roundConfig: string | undefined): string {
   const one = missing.length === 1;
   const names = missing.join(", ");
+  const scenarioWord = `scenario${one ? "" : "s"}`;
   const lacks = card.scenarios
-    ? `the card has no scenario${one ? "" : "s"} ${names}, which the repository's app config declares (gate.scenarios)`
-    : `the repository's app config declares scenario${one ? "" : "s"} ${names} (gate.scenarios) and the card has none`;
+    ? `the card has no ${scenarioWord} ${names}, which ` +
+      (roundConfig === undefined
+        ? "the repository's app config declares (gate.scenarios)"
+        : `the round config on the default branch has (${roundConfig})`)
+    : (roundConfig === undefined
+        ? `the repository's app config declares ${scenarioWord} ${names} (gate.scenarios)`
+        : `the round config on the default branch (${roundConfig}) has ${scenarioWord} ${names}`) + " and the card has none";
   const them = one ? "it" : "them";
   return (
     `${lacks}: add ${them} to the round config's scenarios under the same name${one ? "" : "s"}; if the round config has ${them}, this ` +
@@ -24,11 +37,18 @@ function describeMissing(card: Scorecard, missing: readonly string[]): string {
  * check's title) is made again with the missing ones counted among the scenarios and named, under the
  * limit the card was re-gated with.
  */
-export function requireDeclaredScenarios(card: Scorecard, declared: readonly string[]): Scorecard {
+export function requireDeclaredScenarios(card: Scorecard, ...declared: DeclaredScenarios[]): Scorecard {
   const present = new Set((card.scenarios ?? []).map((scenario) => scenario.name));
-  const missing = declared.filter((name) => !present.has(name));
+  const seen = new Set<string>();
+  const lacking = declared.map(({ names, roundConfig }) => {
+    const missing = names.filter((name) => !present.has(name) && !seen.has(name));
+    for (const name of missing) seen.add(name);
+    return { missing, roundConfig };
+  });
+  const missing = [...seen];
   if (missing.length === 0) return card;
-  const reasons = [describeMissing(card, missing), ...card.gate.reasons].slice(0, MAX_GATE_REASONS);
+  const described = lacking.filter((one) => one.missing.length > 0).map((one) => describeMissing(card, one.missing, one.roundConfig));
+  const reasons = [...described, ...card.gate.reasons].slice(0, MAX_GATE_REASONS);
   const reason = card.scenarios
     ? combineScenarioGates(card.scenarios.map(readScenarioGate), { maxRegression: card.gate.maxRegression ?? null }, missing).reason
     : reasons.join("; ");

@@ -1,3 +1,5 @@
+import { findSlotChange } from "../patch/find-slot-change.js";
+import { readCommitsDiff } from "./read-commits-diff.js";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
@@ -389,6 +391,11 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const provenance = roundProvenance(round, prepared, runtime, gpu);
   const family = engineFamily(config.engine);
   const qualityCard = quality && round.quality ? collectQualityOutcomes(quality, round.quality.hash, qualityRuns) : null;
+  const slotsChanged = findSlotChange({
+    diff: round.commits ? await readCommitsDiff(round.commits) : (round.patch?.bytes.toString("utf8") ?? null),
+    baselineCommand: config.baseline.command,
+    candidateCommand: config.candidate.command,
+  });
   // Each workload is scored and carded on its own, with its own settings, prompts and bar.
   const cards = workloads.map((workload, index) => {
     const settings = workload.config;
@@ -408,6 +415,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     });
     return buildScorecard({
       config: settings,
+      slotsChanged,
       result,
       gpuSnapshots: snapshots,
       docsBaseUrl: resolveDocsBaseUrl(process.env),

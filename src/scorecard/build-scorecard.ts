@@ -27,6 +27,8 @@ export type CardSource = NonNullable<Scorecard["source"]>;
 
 export interface BuildScorecardInput {
   config: RoundConfig;
+  /** What in the pull request changes the engine's parallel slots (findSlotChange); null or absent when nothing does. */
+  slotsChanged?: string | null;
   result: RoundResult;
   /** The failure that stopped the round, with the run it happened in. */
   failure: EngineFailure | null;
@@ -258,6 +260,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     tokenCountsEstimated: estimated,
     settings: {
       ...cardSettings(config),
+      ...(input.slotsChanged ? { slotsChanged: input.slotsChanged.slice(0, 500) } : {}),
       ...(input.promptsSource ? { promptsSource: fitPromptsSource(input.promptsSource) } : {}),
       agreementTokens: config.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
       minPromptAgreement: config.bench.minPromptAgreement,

@@ -8,6 +8,8 @@ export interface QueueBound {
   why: string;
   /** "set bench.requestIntervalMs to at least 1,200 ms (it is 250 ms)". */
   fix: string;
+  /** Set when the pull request changes the engine's parallel slots: draining the queue is then its effect, not noise. */
+  slotsChanged?: string;
 }
 
 /** Waiting counts when it is at least this many times the engine's own time to a first token… */
@@ -29,9 +31,18 @@ const MIN_QUARTER = 3;
  * ms steps.
  */
 function loadFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">): string {
-  // A closed loop queues only what it keeps in flight beyond the engine's slots.
   const concurrency = card.settings.concurrency;
-  if (concurrency !== null && concurrency !== undefined) {
+  const closed = concurrency !== null && concurrency !== undefined;
+  // A pull request that changes the slots drains this queue on purpose: lowering the load to the baseline's slots would hide its effect.
+  if (card.settings.slotsChanged) {
+    return (
+      "to also see it where neither engine queues, add a scenario at a load the baseline keeps up with " +
+      (closed ? "(a bench.concurrency within its slots)" : "(a slower bench.requestIntervalMs)") +
+      ", beside this one"
+    );
+  }
+  // A closed loop queues only what it keeps in flight beyond the engine's slots.
+  if (closed) {
     return (
       `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, ` +
       `then calibrate again`
@@ -67,6 +78,7 @@ export function detectQueueBound(
           `the baseline's median time to first token was ${formatMs(ttft)} ms, of which its own prompt processing was ${formatMs(own)} ` +
           `ms: ${Math.round((wait / ttft) * 100)}% was waiting in its queue`,
         fix: loadFix(card),
+        ...slotsOf(card),
       };
     }
   }
@@ -84,7 +96,12 @@ export function detectQueueBound(
         `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ` +
         `${formatMs(late)} ms for the last: requests arrived faster than it served them`,
       fix: loadFix(card),
+      ...slotsOf(card),
     };
   }
   return null;
+}
+
+function slotsOf(card: Pick<Scorecard, "settings">): { slotsChanged?: string } {
+  return card.settings.slotsChanged ? { slotsChanged: card.settings.slotsChanged } : {};
 }

@@ -442,6 +442,11 @@ const scorecardFields = {
     /** Which engine went first in each run (orderEngineTurns) and whether the client was warmed first; absent on cards from before them. */
     order: z.enum(["counterbalanced", "baseline-first"]).optional(),
     clientWarmup: z.boolean().optional(),
+    /**
+     * What in the pull request changes the engine's parallel slots (findSlotChange), such as "`-np` changed in serve.sh";
+     * absent when nothing does. A queue-bound card then says the queue's draining is the change's effect.
+     */
+    slotsChanged: text(500).optional(),
   }),
   provenance: z.object({
     imageDigest: text(256).nullable(),
@@ -542,9 +547,25 @@ const scorecardFields = {
  */
 export const scenarioCardSchema = z.object(scorecardFields);
 
+/** Which settings decided a scenario's bar: the round config's (`gate`, `scenarios[].gate`), or the app's own settings. */
+export const BAR_SOURCES = ["round-config", "app-settings"] as const;
+
+/** A scenario's bar in few words: its role, and a target's bar or a guard's margin. */
+export const claimedBarSchema = z.object({
+  role: z.enum(SCENARIO_ROLES),
+  minRoundScore: z.number().gt(0),
+  margin: z.number().gt(0).lt(1).optional(),
+});
+
 export const scenarioResultSchema = z.object({
   name: z.string().regex(SCENARIO_NAME),
   card: scenarioCardSchema,
+  /**
+   * Set by the app's re-gate: which settings decided the bar, the file they came from, and the bar the card
+   * claimed when it was another (the card the round wrote, whose own round config a pull request may have
+   * edited). Absent: the round's own card, whose bars are its round config's.
+   */
+  barFrom: z.object({ settings: z.enum(BAR_SOURCES), path: text(256).nullable(), claimed: claimedBarSchema.optional() }).optional(),
 });
 
 /**
@@ -570,6 +591,8 @@ export const scorecardSchema = z.object({
 export type Scorecard = z.infer<typeof scorecardSchema>;
 export type ScenarioCard = z.infer<typeof scenarioCardSchema>;
 export type ScenarioResult = z.infer<typeof scenarioResultSchema>;
+export type BarSource = (typeof BAR_SOURCES)[number];
+export type ClaimedBar = z.infer<typeof claimedBarSchema>;
 export type TimeSpent = z.infer<typeof timeSpentSchema>;
 export type EngineTimeSpent = z.infer<typeof engineTimeSpentSchema>;
 export type PromptResult = z.infer<typeof promptResultSchema>;

@@ -68,7 +68,7 @@ describe("postScorecard", () => {
     expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.50×, but too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
   });
 
-  it("fails the check of a candidate that crashed mid-benchmark, giving both reasons in its title and summary", async () => {
+  it("fails the check of a candidate that crashed mid-benchmark: title leads with the crash, summary has both reasons", async () => {
     const crashed: EngineFailure = {
       ...seedOomFailure(),
       stage: "benchmark",
@@ -94,7 +94,10 @@ describe("postScorecard", () => {
       "the candidate engine failed: candidate engine failed at benchmark (exited with code 1)",
       "2 of 12 prompts (16.7%) were not scored (2 zeroed), more than gate.maxUnscored 10%",
     ];
-    expect(fake.checkRuns[0]?.title).toBe(`❌ Round score 1.50×, but ${reasons.join("; ")}`);
+    // #39: the crash leads the title, before the score of what ran before it; the summary's gate row gives both reasons.
+    expect(fake.checkRuns[0]?.title).toBe(
+      "❌ Candidate engine died during the benchmark (exited with code 1); round score before it 1.50×",
+    );
     expect(fake.checkRuns[0]?.summary).toContain(
       `| Gate | ❌ does not pass: ${reasons.join("; ").replace("gate.maxUnscored", "`gate.maxUnscored`")} |`,
     );

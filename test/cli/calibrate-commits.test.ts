@@ -1,8 +1,13 @@
-import { mkdir } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { regateScorecard } from "../../src/github/regate-scorecard.js";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { deliverAndSettle } from "../../harness/fake-github/send-webhook.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
+import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 import { makeGitRepository } from "../support/git/make-git-repository.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { engineProfile, writeCommitsRound } from "../support/write-commits-round.js";
@@ -13,10 +18,12 @@ import { runCli } from "./support/sim-round.js";
  * runtime: process, each engine from its commit's engine/ folder. `run --base/--head` resolves that folder against
  * the repository; `calibrate` (no --base) resolved it against the config's folder (ENOENT ./serve.sh), and with a
  * folder written to suit it `run` refused the file and suggested the same command. Now calibrate takes --base as run
- * does, run gates on what it wrote, --check says the same before anything starts, and the app's re-gate of the
- * card (its settings naming the guard) gives the CLI's verdict.
+ * does, run gates on what it wrote, --check says the same before anything starts, and the app (`npm run bot`, a signed
+ * delivery, the round config served from the default branch, its settings not naming the guard) gives the CLI's verdict.
  */
 describe("speedgate calibrate --base, then run --base, with the round config in .github/speedgate/", () => {
+  const { fake, bot } = useBotProcess();
+
   it("calibrates the folders run starts the engines in, and run, --check and the app's re-gate agree on a card with a guard", async () => {
     const repo = await makeGitRepository();
     const base = await repo.commit("the engine", { "engine/profile.json": engineProfile(5, 2) });
@@ -27,6 +34,8 @@ describe("speedgate calibrate --base, then run --base, with the round config in 
     await mkdir(configDir, { recursive: true });
     const configPath = await writeCommitsRound(configDir, {
       gate: { calibration: "./speedgate-calibration.json" },
+      // Where the app looks for it by default (roundConfig): the newcomer's settings need not name it.
+      fileName: "round.yaml",
       scenarios: [{ name: "answers" }, { name: "first-token", maxTokens: 1, gate: { role: "guard" } }],
     });
     const commits = ["--base", base, "--head", head, "--repo", repo.dir];
@@ -38,6 +47,9 @@ describe("speedgate calibrate --base, then run --base, with the round config in 
 
     const checked = await runCli(["run", "--config", configPath, "--check", ...commits]);
     expect(checked.code, checked.logger.lines.map((line) => line.message).join("\n")).toBe(0);
+    // --check says which settings decide each bar on the app's check: this file's, with nothing to repeat in the app's settings.
+    expect(checked.stdout).toMatch(/first-token: .+; a guard \(fails only when surely more than 5% slower\), bar from the round config\n/);
+    expect(checked.stdout).not.toContain("the app's check would make it");
 
     const out = await makeTempDir("speedgate-calibrated-commits-");
     const ran = await runCli(["run", "--config", configPath, "--out", out, ...commits]);
@@ -57,10 +69,30 @@ describe("speedgate calibrate --base, then run --base, with the round config in 
     // The target's verdict is the machine's to give (a loaded machine's noise floor can exceed any speedup): what must hold is
     // that the app gives the same one.
 
-    // The app, with its settings naming the guard as the round config does: the check says what the card says.
-    const appGate = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 1, scenarios: { "first-token": { role: "guard" as const } } };
-    const regated = regateScorecard(card, appGate, null);
-    expect(regated.gate.passed, regated.gate.reason).toBe(card.gate.passed);
-    expect(regated.scenarios?.map(({ card: one }) => one.gate.passed)).toEqual(scenarios.map(({ card: one }) => one.gate.passed));
+    // The app, its settings not naming the guard (their minPrompts only, as this six-prompt round's own): the check says what the card
+    // says, for the round and each scenario, its bars read from the round config on the default branch.
+    const app = bot();
+    const pull = { number: 39, headSha: head, headRepo: `${OWNER}/${REPO}`, headBranch: "pr", author: "newcomer" };
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: app.appId,
+      config: "gate:\n  minPrompts: 1\n",
+      files: { ".github/speedgate/round.yaml": await readFile(configPath, "utf8") },
+      pulls: [pull],
+      artifacts: { 3901: zipScorecard(card) },
+    });
+    const run = workflowRunCompleted({ id: 3901, headSha: head, headBranch: "pr", headRepo: pull.headRepo });
+    expect(await deliverAndSettle(app, "workflow_run", run, randomUUID())).toBe(200);
+    expect(fake.checkRuns.map((check) => check.conclusion)).toEqual([card.gate.passed ? "success" : "failure"]);
+    const posted = fake.comments.find((comment) => comment.body.startsWith("<!-- speedgate -->"))?.body ?? "";
+    expect(posted).toContain(
+      "Bars from the round config on the default branch (`.github/speedgate/round.yaml`): **answers**, **first-token**.",
+    );
+    expect(posted).not.toContain("Another bar than the round's card");
+    for (const { name, card: one } of scenarios) {
+      expect(posted, name).toContain(`| **${name}** | ${one.gate.role ?? "target"} ≥ `);
+      expect(posted, name).toMatch(new RegExp(`\\| \\*\\*${name}\\*\\* \\|.*\\| ${one.gate.passed ? "✅" : "❌"} `));
+    }
   }, 480_000);
 });

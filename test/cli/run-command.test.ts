@@ -90,7 +90,12 @@ describe("speedgate run against the reference engine", () => {
     expect(card?.zeroedTotal).toBe(1);
     expect(card?.gate.passed).toBe(false);
     expect(card?.gate.reasons).toEqual([expect.stringMatching(/^the candidate engine failed: candidate engine failed at benchmark/)]);
-    expect(stdout.split("\n")[0]).toMatch(/^❌ Round score \d\.\d+×, but the candidate engine failed$/);
+    // #39: the crash leads, before the score of what ran before it, and says who acts.
+    const lines = stdout.split("\n");
+    expect(lines[0]).toMatch(/^❌ Candidate engine died during (prompt \d+ of )?the benchmark.*; round score before it \d\.\d+×$/);
+    expect(lines[2]).toMatch(/^candidate engine died during /);
+    expect(lines[3]).toMatch(/^For the author of the pull request: the baseline, the same engine without the patch, ran the same command /);
+    expect(stdout.indexOf("For the author of the pull request:")).toBeLessThan(stdout.indexOf("Round score"));
   });
 
   it("never passes a faster candidate that cuts more than gate.maxUnscored of its answers short", async () => {

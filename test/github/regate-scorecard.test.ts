@@ -311,7 +311,12 @@ describe("regateScorecard: a card with scenarios", () => {
       { name: "chat-rate16", speedup: 0.8 },
     ]);
     const forged: Scorecard = { ...card, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
-    expect(regateScorecard(forged, repoGate, TEST_DOCS_BASE_URL)).toEqual(card);
+    // Each scenario also says which settings decided its bar: here the app's, as no round config was read.
+    const fromApp = { settings: "app-settings", path: null } as const;
+    expect(regateScorecard(forged, repoGate, TEST_DOCS_BASE_URL)).toEqual({
+      ...card,
+      scenarios: card.scenarios?.map((scenario) => ({ ...scenario, barFrom: fromApp })),
+    });
   });
 
   it("holds every scenario to the repository's gate.maxRegression, else to the card's own", () => {
@@ -497,5 +502,71 @@ describe("regateScorecard: a scenario's role", () => {
     const asGuard = regateScorecard(claimed, { ...repoGate, scenarios: { "chat-rate16": { role: "guard" } } }, null);
     expect(asGuard.scenarios?.[1]?.card.gate).toMatchObject({ role: "guard", passed: false, bar: 0.95 });
     expect(asGuard.scenarios?.[1]?.card.gate.margin).toBeUndefined();
+  });
+});
+
+/*
+ * #39: one source of truth for a scenario's bar. The app reads the round config on the default branch itself: a scenario
+ * is held to the bar that file states (under the app's own gate.scenarios), not to the one the card claims, and each
+ * scenario says which settings decided and what the card claimed when that was another.
+ */
+describe("regateScorecard: the bars of the round config on the default branch", () => {
+  const repoGate = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 };
+  const path = ".github/speedgate/round.yaml";
+  const guarded = { path, names: ["decode-c1", "chat-rate16"], scenarios: { "chat-rate16": { role: "guard" as const } } };
+
+  it("holds a guard the default branch's round config names as one, without repeating it in the app's settings", () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.97, role: "guard" },
+    ]);
+    const regated = regateScorecard(card, { ...repoGate, roundConfig: guarded }, null);
+    expect(regated.gate.passed, regated.gate.reason).toBe(true);
+    expect(regated.scenarios?.map((scenario) => [scenario.name, scenario.card.gate.role ?? "target", scenario.barFrom])).toEqual([
+      ["decode-c1", "target", { settings: "app-settings", path: null }],
+      ["chat-rate16", "guard", { settings: "round-config", path }],
+    ]);
+  });
+
+  it("re-gates a scenario whose card claims a guard (its pull request edited the round config) with the default branch's target", () => {
+    const forged = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.6, role: "guard", margin: 0.5 },
+    ]);
+    expect(forged.gate.passed).toBe(true);
+    const targets = { path, names: ["decode-c1", "chat-rate16"], scenarios: { "chat-rate16": { minRoundScore: 1 } } };
+    const regated = regateScorecard(forged, { ...repoGate, roundConfig: targets }, null);
+    expect(regated.gate.passed).toBe(false);
+    expect(regated.scenarios?.[1]).toMatchObject({
+      card: { gate: { passed: false, minRoundScore: 1 } },
+      barFrom: { settings: "round-config", path, claimed: { role: "guard", minRoundScore: 1, margin: 0.5 } },
+    });
+    expect(regated.scenarios?.[1]?.card.gate.role ?? "target").toBe("target");
+    // A scenario whose claimed bar is the one that decided says nothing more.
+    expect(regated.scenarios?.[0]?.barFrom).toEqual({ settings: "app-settings", path: null });
+  });
+
+  it("lets the app's gate.scenarios decide over the round config, and says so", () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.97, role: "guard" },
+    ]);
+    const regated = regateScorecard(card, { ...repoGate, scenarios: { "chat-rate16": { role: "target" } }, roundConfig: guarded }, null);
+    expect(regated.gate.passed).toBe(false);
+    expect(regated.scenarios?.[1]?.barFrom).toEqual({
+      settings: "app-settings",
+      path: null,
+      claimed: { role: "guard", minRoundScore: 1, margin: 0.05 },
+    });
+  });
+
+  it("fails a card that lacks a scenario the default branch's round config has (a pull request that dropped the one it slows)", () => {
+    const dropped = makeScenarioRound([{ name: "decode-c1", speedup: 1.2 }]);
+    const regated = regateScorecard(dropped, { ...repoGate, roundConfig: guarded }, null);
+    expect(regated.gate.passed).toBe(false);
+    expect(regated.gate.reasons[0]).toBe(
+      `the card has no scenario chat-rate16, which the round config on the default branch has (${path}): add it to the round ` +
+        "config's scenarios under the same name; if the round config has it, this card is not the one the round made",
+    );
   });
 });

@@ -14,12 +14,27 @@ describe("parseRepoConfig", () => {
         regressionFloor: 0.8,
         maxRegressedPrompts: 0.1,
       },
+      roundConfig: ".github/speedgate/round.yaml",
       trigger: "command",
       rescore: { permission: "write" },
       leaderboard: false,
     });
     expect(parseRepoConfig(null)).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
     expect(parseRepoConfig({})).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
+  });
+
+  it("names the round config whose scenario bars decide (null: none), and refuses a path out of the repository", () => {
+    expect(parseRepoConfig({ roundConfig: "ci/round.yml" })).toEqual({
+      ok: true,
+      config: { ...DEFAULT_REPO_CONFIG, roundConfig: "ci/round.yml" },
+    });
+    expect(parseRepoConfig({ roundConfig: null })).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, roundConfig: null } });
+    for (const path of ["../other/round.yaml", "/etc/round.yaml", "a/../../round.yaml", "round.json"]) {
+      const refused = parseRepoConfig({ roundConfig: path });
+      expect(refused.ok ? [] : refused.problems, path).toEqual([
+        expect.stringMatching(/^roundConfig: expected the round config's path/) as string,
+      ]);
+    }
   });
 
   it("turns the leaderboard on with leaderboard: true, and names a value that is not a yes or no", () => {

@@ -50,8 +50,8 @@ describe("a round records the GPU state before each engine starts", () => {
       // On the card the process's module is a code span: engine text that a renderer could read as a domain never links.
       expect(markdown).toContain(`\n## ${headline.replace("sglang.launch_server", "`sglang.launch_server`")}\n`);
       expect(markdown).toContain(
-        "**For the maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 before " +
-          "the baseline started: another job or a leftover engine held the memory the candidate needed",
+        "**For the runner's maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 " +
+          "before the baseline started: another job or a leftover engine held the memory the candidate needed",
       );
       expect(markdown).toContain(
         "stop what holds it (python3 -m `sglang.launch_server`, tp0, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in " +

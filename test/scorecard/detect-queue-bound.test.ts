@@ -85,6 +85,26 @@ describe("detectQueueBound", () => {
     expect(detectQueueBound(growing)).toBeNull();
   });
 
+  it("never tells a pull request that changes the engine's slots to lower the load to the baseline's (#39)", () => {
+    const card = withEngineTimes(steadyCard(), 3.9);
+    const slots = "-np changed in serve.sh";
+    const closed = { ...card, settings: { ...card.settings, concurrency: 4, slotsChanged: slots } };
+    const found = detectQueueBound(closed);
+    expect(found).toMatchObject({ slotsChanged: slots });
+    expect(found?.fix).toBe(
+      "to also see it where neither engine queues, add a scenario at a load the baseline keeps up with (a bench.concurrency within " +
+        "its slots), beside this one",
+    );
+    expect(found?.fix).not.toContain("lower bench.concurrency");
+    const markdown = renderMarkdown(closed);
+    expect(markdown).toContain("The pull request changes the engine's parallel slots (-np changed in `serve.sh`): draining");
+    expect(markdown).not.toContain("not the patch");
+    // An open loop is never told to lower a concurrency it does not have, nor a closed one to slow an interval it does not use.
+    const open = { ...card, settings: { ...card.settings, slotsChanged: slots } };
+    expect(detectQueueBound(open)?.fix).toContain("(a slower bench.requestIntervalMs)");
+    expect(detectQueueBound({ ...card, settings: { ...card.settings, concurrency: 4 } })?.fix).not.toContain("requestIntervalMs");
+  });
+
   it("puts it on both cards' first screen, before the details", () => {
     const card = withEngineTimes(steadyCard(), 3.9);
     const markdown = renderMarkdown(card);

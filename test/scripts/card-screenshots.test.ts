@@ -2,7 +2,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { describeVerdict } from "../../src/scorecard/render/describe-card.js";
 import { describeIntervalBriefly, describePromptCounts } from "../../src/scorecard/render/describe-summary.js";
-import { explainCudaOom } from "../../src/scorecard/render/explain-cuda-oom.js";
+import { describeWhoActs } from "../../src/scorecard/render/describe-who-acts.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import { describeSpeedLead } from "../../src/scorecard/render/render-speed-section.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
@@ -89,16 +89,14 @@ describe("the screenshots of the example cards", () => {
     expect(text).toContain("What now Find why the candidate stops early on 2 prompts");
   });
 
-  it.each(["candidate-cuda-oom", "candidate-cuda-oom-busy-runner", "baseline-nccl-error"])(
+  it.each(["candidate-cuda-oom", "candidate-cuda-oom-busy-runner", "baseline-nccl-error", "candidate-crash-mid-round"])(
     "%s shows in its first 900 px the cause and the paragraph for whoever must act, before any count",
     async (name) => {
       const { card, text } = await firstScreen(name);
       expect(text).toContain(shown(describeVerdict(card, { firstReasonOnly: true }).headline));
-      const oom = explainCudaOom(card);
-      const lead = oom
-        ? `${oom.lead} ${oom.text}`
-        : "Not the patch: the unpatched baseline failed, so the round measured nothing about the patch.";
-      expect(text).toContain(shown(lead));
+      const who = describeWhoActs(card);
+      expect(who).not.toBeNull();
+      expect(text).toContain(shown(`${who?.lead ?? ""} ${who?.text ?? ""}`));
       expect(text).toContain(`Error ${collapse(card.failure?.summary ?? "")}`);
       // No row of zero counts stands between the headline and the cause.
       expect(text).not.toMatch(/Below tolerance|Zeroed|Median agreement/);

@@ -74,7 +74,8 @@ function describeTooNoisy(noise: CalibrationFile["noise"], where: string): strin
 export function describeCalibration(
   file: CalibrationFile,
   maxUnscored: number,
-  queueBound: { rounds: number; first: QueueBound & { scenario: string | null } } | null = null,
+  /** Each workload the study found queue-bound, in the config's order: in how many rounds, and the first round's figures. */
+  queueBound: ReadonlyArray<{ rounds: number; first: QueueBound & { scenario: string | null } }> = [],
   /** A scenario's own gate.maxUnscored, where it sets one. */
   scenarioMaxUnscored: ReadonlyMap<string, number> = new Map(),
 ): string {
@@ -137,12 +138,14 @@ export function describeCalibration(
     ];
     for (const warning of warnings) if (warning) lines.push(warning);
   }
-  if (queueBound) {
-    const which = queueBound.first.scenario === null ? "" : ` in scenario ${queueBound.first.scenario}`;
+  // Each queue-bound scenario by name, with its own figures and its own fix (a closed loop's is its concurrency, never an interval).
+  for (const bound of queueBound) {
+    const which = bound.first.scenario === null ? "" : ` in scenario ${bound.first.scenario}`;
+    const floor = bound.first.scenario === null ? "this floor" : `scenario ${bound.first.scenario}'s floor`;
     lines.push(
-      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound${which} ` +
-        `(in the first, ${queueBound.first.why}): ` +
-        `this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`,
+      `  warning: ${bound.rounds} of ${file.rounds.length} A/A rounds were queue-bound${which} ` +
+        `(in the first, ${bound.first.why}): ` +
+        `${floor} measures how the baseline's queue drains, not its speed; ${bound.first.fix}`,
     );
   }
   return `${lines.join("\n")}\n`;
@@ -230,7 +233,8 @@ Exit codes:
         `${calibrationRunsOf(round.config.bench.runs)} runs), the baseline against itself`,
     );
     let file: CalibrationFile;
-    const queueBound: Array<QueueBound & { scenario: string | null }> = [];
+    // Per workload (null: a round without scenarios), in the order first seen: a scenario is named by its own figures, never another's.
+    const queueBound = new Map<string | null, { rounds: number; first: QueueBound & { scenario: string | null } }>();
     try {
       file = await runCalibration({
         round,
@@ -246,7 +250,10 @@ Exit codes:
             const bound = detectQueueBound(one);
             return bound ? [{ ...bound, scenario: name }] : [];
           });
-          if (queued[0]) queueBound.push(queued[0]);
+          for (const bound of queued) {
+            const seen = queueBound.get(bound.scenario);
+            queueBound.set(bound.scenario, seen ? { ...seen, rounds: seen.rounds + 1 } : { rounds: 1, first: bound });
+          }
           const named = queued.map((bound) => bound.scenario).filter((name) => name !== null);
           const flag = queued.length === 0 ? "" : named.length > 0 ? ` (queue-bound: ${named.join(", ")})` : " (queue-bound)";
           context.logger.info(`A/A round ${index + 1} of ${rounds}: ${describeAaScore(card)}${flag}`);
@@ -267,11 +274,10 @@ Exit codes:
     progress.finish();
     await mkdir(dirname(out), { recursive: true });
     await writeAtomically(out, `${JSON.stringify(file, null, 2)}\n`);
-    const first = queueBound[0];
     const scenarioMaxUnscored = new Map(round.scenarios?.map((scenario) => [scenario.name, scenario.config.gate.maxUnscored]));
-    context.stdout.write(
-      describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored),
-    );
+    const order = round.scenarios?.map((scenario) => scenario.name) ?? [null];
+    const bound = order.flatMap((name) => queueBound.get(name) ?? []);
+    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, bound, scenarioMaxUnscored));
     const named = relative(dirname(round.configPath), out) || basename(out);
     context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
     return 0;

@@ -10,6 +10,7 @@ import { type Command, type CommandContext, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 import { createProgressRenderer } from "../render-round-progress.js";
 import { renderRoundPlan } from "../render-round-plan.js";
+import { describeScenarioBars } from "../describe-scenario-bars.js";
 import { describeCommitsPlan } from "../describe-commits-plan.js";
 import { readRoundMode } from "../read-round-mode.js";
 
@@ -109,7 +110,8 @@ Exit codes:
     if (values.check) {
       // A dry run: the config, prompts, patch and commits are validated and the plan printed; nothing starts.
       const check = await checkRound(values.config, loadOptions);
-      context.stdout.write(renderRoundPlan(check, await describeCommitsPlan(check.round)));
+      const bars = await describeScenarioBars(check, check.round.commits?.repoDir);
+      context.stdout.write(renderRoundPlan(check, await describeCommitsPlan(check.round), bars));
       return 0;
     }
     if (!values.out) throw new UsageError(`speedgate run: --out is required\nusage: ${this.usage}`);

@@ -157,6 +157,19 @@ export function describeVerdict(
     return { passed: false, outcome: "fail", headline: `❌ No prompt scores: ${why}` };
   }
   const score = `Round score ${formatScoreAgainstBar(card.roundScore, card.gate.bar)}`;
+  // The candidate failed mid-round: the crash is the news, before any score (which measured only what ran before it).
+  if (card.failure) {
+    // The event and its kind's label: the failure section below, the first thing under the headline, has the error and frames.
+    const event = describeFailureEvent(card.failure);
+    const cause = card.failure.label === "" ? event : `${event} (${card.failure.label})`;
+    return {
+      passed: card.gate.passed,
+      outcome: verdict.outcome,
+      headline:
+        `${card.gate.passed ? "✅" : "❌"} ${cause.charAt(0).toUpperCase()}${cause.slice(1)}; round score before it ` +
+        formatTimes(card.roundScore),
+    };
+  }
   // When something other than the rule keeps the gate closed (a crash, truncated answers, too few
   // prompts), the headline says so: a score above the bar with a ❌ must not look like a mistake.
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);

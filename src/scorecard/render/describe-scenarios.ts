@@ -3,7 +3,7 @@ import { type ScenarioJudgement, combineScenarioGates } from "../../scoring/comb
 import { describeScenarioScore } from "../assemble-scenario-card.js";
 import { readScenarioGate } from "../read-scenario-gate.js";
 import { decideVerdict } from "../decide-verdict.js";
-import { describeFailureCause, describeVerdict, firstClause } from "./describe-card.js";
+import { describeFailureEvent, describeVerdict, firstClause } from "./describe-card.js";
 import { describeLoad } from "./describe-load.js";
 import { describePromptSource } from "./describe-synthetic-prompts.js";
 import type { ScenarioCard, ScenarioResult, Scorecard } from "../scorecard-schema.js";
@@ -130,13 +130,21 @@ export function describeScenarios(card: Scorecard): ScenariosDescription | null 
     ? []
     : card.gate.reasons.filter((reason) => !scenarios.some((scenario) => reason.startsWith(`${scenario.name}: `)));
   const nothingScored = scenarios.every((scenario) => scenario.card.roundScore === null);
-  const leadsWithFailure = card.failure !== null && (noVerdict || nothingScored);
-  if (leadsWithFailure)
+  // A failure leads the card, before the table: whatever scored before it, the crash is what a reader must see first.
+  const leadsWithFailure = card.failure !== null;
+  if (card.failure !== null && (noVerdict || nothingScored))
     return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows, roundReasons };
   const passed = rows.filter((row) => row.judgement.passed).length;
   const mark: VerdictMark = noVerdict ? "⚠️" : card.gate.passed ? "✅" : "❌";
-  // A failed candidate fails every scenario it touched for the same reason: the failure is the headline's news.
-  const news = card.failure ? describeFailureCause(card.failure) : describeOutcomes(rows);
+  if (card.failure) {
+    // A failed candidate fails every scenario it touched for the same reason: the failure is the headline's news, first.
+    // The event and its kind's label: the failure section right below has the error and frames.
+    const event = describeFailureEvent(card.failure);
+    const cause = card.failure.label === "" ? event : `${event} (${card.failure.label})`;
+    const headline = `${mark} ${cause.charAt(0).toUpperCase()}${cause.slice(1)} — ${passed} of ${rows.length} scenarios passed`;
+    return { headline, leadsWithFailure, rows, roundReasons };
+  }
+  const news = describeOutcomes(rows);
   // "1 of 1 scenarios passed" under ❌ needs its but: the first round-level reason, up to where it says what to do.
   const but = roundReasons[0] ? `, but ${roundReasons[0].split(": ")[0]}` : "";
   return { headline: `${mark} ${passed} of ${rows.length} scenarios passed${but} — ${news}`, leadsWithFailure, rows, roundReasons };

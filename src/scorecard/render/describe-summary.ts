@@ -150,7 +150,7 @@ export function describeNextStep(card: Scorecard): string | null {
   if (card.gate.passed || card.roundScore === null || decideVerdict(card).outcome !== "fail") return null;
   const steps: string[] = [];
   if (card.failure)
-    steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
+    steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is above.`);
   const compared = card.promptsTotal - card.excluded;
   const tooManyUnscored = compared > 0 && card.unscored / compared > card.gate.maxUnscored;
   const prompts = (count: number): string => `${count} prompt${count === 1 ? "" : "s"}`;

@@ -62,7 +62,7 @@ export function explainCudaOom(card: Scorecard): OomExplanation | null {
     const against = fault.beforeBaseline ? `, against ${fault.beforeBaseline} before the baseline started` : "";
     return {
       verdict: "runner_busy",
-      lead: "For the maintainers:",
+      lead: "For the runner's maintainers:",
       text:
         `before the candidate started, ${fault.memoryInUse}${against}: ` +
         `another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch. ` +

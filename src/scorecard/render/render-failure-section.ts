@@ -1,7 +1,7 @@
 import { decideVerdict } from "../decide-verdict.js";
 import { describeFailureEvent } from "./describe-card.js";
 import { escapeCodeLine, escapeInline } from "../../safe-text/escape-engine-text.js";
-import { explainCudaOom } from "./explain-cuda-oom.js";
+import { describeWhoActs } from "./describe-who-acts.js";
 import { codeSpan, renderWithCodeSpans } from "../../safe-text/render-inline-code.js";
 import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
 import { fenceFor } from "../../safe-text/sanitize-log-tail.js";
@@ -23,17 +23,10 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Who should act, before any table: the author when the patch needs work, the maintainers when something else failed. */
+/** Who should act, before any table: the author when the patch needs work, the runner's maintainers when something else failed. */
 function leadParagraph(card: Scorecard): string | null {
-  const oom = explainCudaOom(card);
-  if (oom) return `**${escapeInline(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeInline)}`;
-  const cause = decideVerdict(card).cause;
-  const what = cause === "baseline" ? "the unpatched baseline failed" : cause === "infrastructure" ? "what ran the engines failed" : null;
-  if (!what) return null;
-  return (
-    `**Not the patch:** ${what}, so the round measured nothing about the patch. For the maintainers: fix it with the hint below, then ` +
-    `comment \`/rescore\`.`
-  );
+  const who = describeWhoActs(card);
+  return who ? `**${escapeInline(who.lead)}** ${renderWithCodeSpans(who.text, escapeInline)}` : null;
 }
 
 /**

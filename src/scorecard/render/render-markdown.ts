@@ -1,3 +1,4 @@
+import { renderScenarioBars } from "./render-scenario-bars.js";
 import { describeVerdict } from "./describe-card.js";
 import { breakHtmlComments, escapeInline as escapeCell } from "../../safe-text/escape-engine-text.js";
 import { renderFactsLine } from "./render-facts-line.js";
@@ -72,26 +73,27 @@ function provenanceSection(card: Scorecard): string {
 }
 
 /*
- * The layout. The first screen holds the verdict and why: the headline, a facts line, then either
- * the score table (score, interval, prompts counted, the speed line, the gate, what now) or, for a
- * card with no score, the failure with who should act. Warnings a reader must not miss follow
- * (a busy GPU, files the patch left out), then the failure of an engine that failed mid-round and the
- * chart. Everything else is folded: the speed table, the prompts, how the score was measured, provenance.
+ * The layout. The first screen holds the verdict and why: the headline, a facts line, then the
+ * failure with who should act when an engine failed (before any score: a mid-round crash is the news,
+ * not the score of what ran before it), then the score table (score, interval, prompts counted, the
+ * speed line, the gate, what now). Warnings a reader must not miss follow (a busy GPU, files the patch
+ * left out), then the chart. Everything else is folded: the speed table, the prompts, how the score was measured, provenance.
  */
 function renderWith(card: Scorecard, limits: RenderLimits): string {
   const { headline } = describeVerdict(card, { firstReasonOnly: true });
   const summary = renderSummaryTable(card);
-  const failure = renderFailureSection(card, { logLines: limits.logLines, heading: summary !== "" });
+  // The headline names the failure: its section leads, with who acts, before any score (which measured what ran before it).
+  const failure = renderFailureSection(card, { logLines: limits.logLines, heading: false });
   const sections = [
     CARD_MARKER,
     `## ${escapeCell(headline)}`,
     renderFactsLine(card),
-    summary === "" ? failure : summary,
+    failure,
+    summary,
     renderQueueBoundNotice(card),
     renderUnchangedNotice(card),
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),
-    summary === "" ? "" : failure,
     renderScoreChart(card),
     // Why some unscored prompts are no evidence against the patch: the baseline's own answers varied.
     renderAnswerVariation(card),
@@ -128,6 +130,7 @@ function renderScenariosWith(card: Scorecard, scenarios: ScenariosDescription, l
     renderFactsLine(card),
     scenarios.leadsWithFailure ? failure : "",
     renderScenarioTable(scenarios),
+    renderScenarioBars(card),
     // The question set was answered in the starts every scenario shares: its rows once, for the round.
     renderQualityLead(card),
     renderScenarioRoundReasons(scenarios),

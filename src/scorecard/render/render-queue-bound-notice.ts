@@ -6,6 +6,12 @@ import type { Scorecard } from "../scorecard-schema.js";
 export function describeQueueBound(card: Scorecard): string | null {
   const found = detectQueueBound(card);
   if (!found) return null;
+  if (found.slotsChanged) {
+    return (
+      `Queue-bound round: ${found.why}. The pull request changes the engine's parallel slots (${found.slotsChanged}): draining ` +
+      `that queue is what it speeds up, so the score is its effect at this load, not noise; ${found.fix}.`
+    );
+  }
   return (
     `Queue-bound round: ${found.why}. The score measures how the queue drains, which a small change in speed swings widely, not the ` +
     `patch; ${found.fix}.`

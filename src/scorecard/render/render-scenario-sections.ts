@@ -54,6 +54,14 @@ export function renderScenarioQueueNotice(description: ScenariosDescription): st
   const bound = description.rows.filter((row) => describeQueueBound(row.card) !== null).map((row) => escapeInline(row.name));
   if (bound.length === 0) return "";
   const which = bound.length === 1 ? `Scenario ${bound[0]} was` : `Scenarios ${bound.join(", ")} were`;
+  const slots = description.rows.find((row) => row.card.settings.slotsChanged)?.card.settings.slotsChanged;
+  if (slots) {
+    return (
+      `> [!NOTE]\n> **Queue-bound**: ${which} queue-bound, and the pull request changes the engine's parallel slots ` +
+      `(${escapeInline(slots)}): draining that queue is what it speeds up, so ${bound.length === 1 ? "its" : "their"} score is its ` +
+      `effect at that load, not noise. ${bound.length === 1 ? "Its section" : "Each one's section"} below says more.`
+    );
+  }
   return (
     `> [!WARNING]\n> **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue ` +
     `drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} ` +

@@ -26,7 +26,7 @@ import { countingSentence, integrityRows, promptReason } from "./describe-integr
 import { describeChangedQuestions, describeQualityRows } from "./describe-quality.js";
 import { describeQueueBound } from "./render-queue-bound-notice.js";
 import { renderEngineTimes } from "./render-engine-times.js";
-import { explainCudaOom } from "./explain-cuda-oom.js";
+import { describeWhoActs } from "./describe-who-acts.js";
 import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "../read-gpu-snapshot.js";
 import { findSameOutcome } from "./render-prompts-section.js";
 import { describeSpeedLead, describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
@@ -59,13 +59,13 @@ function columns(rows: string[][]): string[] {
 function failureLines(card: Scorecard, maxLogLines: number): string[] {
   const failure = card.failure;
   if (!failure) return [];
-  const oom = explainCudaOom(card);
+  const who = describeWhoActs(card);
   const runnerAtFault = decideVerdict(card).cause === "runner";
   const scenarioNote = failure.scenario ? `, scenario ${failure.scenario}` : "";
   const out = [
     "",
     describeFailureCause(failure),
-    ...(oom ? [`${oom.lead} ${oom.text}`] : []),
+    ...(who ? [`${who.lead} ${who.text}`] : []),
     ...columns([
       ["  engine", failure.engine],
       ["  stage", `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${scenarioNote}`],
@@ -215,14 +215,14 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
   const out: string[] = [];
   // The gate's sentence is said once, in the Gate row: the headline names its first reason only.
   out.push(describeVerdict(card, { firstReasonOnly: true }).headline, "");
+  // A failure leads, with who acts, before any score: the headline names it.
+  const failure = failureLines(card, maxLogLines);
+  if (failure.length > 0) out.push(...failure.slice(1), "");
   const score = describeScore(card);
   out.push(...columns(summaryRows(card)));
   const queueBound = describeQueueBound(card);
   if (queueBound) out.push("", queueBound);
   if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
-  const failure = failureLines(card, maxLogLines);
-  if (score) out.push(...failure);
-  else out.push(...failure.slice(1));
 
   out.push("", "How the score was measured:");
   const intervalWords = describeInterval(card);

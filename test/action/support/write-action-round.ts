@@ -56,7 +56,13 @@ export interface ActionRound {
 }
 
 export async function writeActionRound(
-  options: { prompts?: number; requestIntervalMs?: number; startupDelayMs?: number; candidate?: SimRoundOptions["candidate"] } = {},
+  options: {
+    prompts?: number;
+    requestIntervalMs?: number;
+    startupDelayMs?: number;
+    candidate?: SimRoundOptions["candidate"];
+    scenarios?: SimRoundOptions["scenarios"];
+  } = {},
 ): Promise<ActionRound> {
   const dir = await makeTempDir("speedgate-action-");
   const port = await getFreePort();
@@ -88,6 +94,7 @@ export async function writeActionRound(
     },
     candidate: { sourceDir: "engine", ...options.candidate },
     bench: { maxTokens: 12, requestIntervalMs: options.requestIntervalMs ?? 5 },
+    ...(options.scenarios ? { scenarios: options.scenarios } : {}),
     fileName: "round.yaml",
   });
   return { dir, configPath, patchPath: join(dir, "faster.patch"), pidFile, envFile, mark, port };

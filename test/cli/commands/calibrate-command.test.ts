@@ -24,7 +24,7 @@ describe("describeCalibration", () => {
     );
     expect(text).not.toContain("of scenario decode-c1 unscored");
     // A scenario that allows more is held to its own limit.
-    expect(describeCalibration({ ...file, scenarios }, 0.1, null, new Map([["chat-c1", 0.3]]))).not.toContain("unscored in one round");
+    expect(describeCalibration({ ...file, scenarios }, 0.1, [], new Map([["chat-c1", 0.3]]))).not.toContain("unscored in one round");
   });
 
   it("says when the A/A rounds were queue-bound, why, and the setting that fixes it", () => {
@@ -32,7 +32,7 @@ describe("describeCalibration", () => {
       "the baseline's median time to first token was 183 ms, of which its own prompt processing was 3.9 ms: 97% was waiting in its queue";
     const fix =
       "set bench.requestIntervalMs to at least 1,200 ms (it is 250 ms), or give the engine more parallel slots, then calibrate again";
-    const text = describeCalibration(study(), 0.1, { rounds: 5, first: { why, fix, scenario: null } });
+    const text = describeCalibration(study(), 0.1, [{ rounds: 5, first: { why, fix, scenario: null } }]);
     expect(text).toContain(
       `warning: 5 of 5 A/A rounds were queue-bound (in the first, ${why}): this floor measures how the baseline's queue drains, not ` +
         `its speed; ${fix}`,
@@ -71,11 +71,16 @@ describe("describeCalibration", () => {
   });
 
   it("names the scenario whose A/A rounds were queue-bound, not the headline's", () => {
-    const text = describeCalibration(study(), 0.1, {
-      rounds: 2,
-      first: { why: "98% was waiting", fix: "lower it", scenario: "decode-c8" },
-    });
-    expect(text).toContain("warning: 2 of 5 A/A rounds were queue-bound in scenario decode-c8 (in the first, 98% was waiting)");
+    const text = describeCalibration(study(), 0.1, [
+      { rounds: 2, first: { why: "98% was waiting", fix: "lower bench.concurrency", scenario: "decode-c8" } },
+      { rounds: 5, first: { why: "100% was waiting", fix: "lower it too", scenario: "decode-c32" } },
+    ]);
+    // #39: every queue-bound scenario by name, each with its own figures and fix, not only the first one found.
+    expect(text).toContain(
+      "warning: 2 of 5 A/A rounds were queue-bound in scenario decode-c8 (in the first, 98% was waiting): scenario decode-c8's floor " +
+        "measures how the baseline's queue drains, not its speed; lower bench.concurrency",
+    );
+    expect(text).toContain("warning: 5 of 5 A/A rounds were queue-bound in scenario decode-c32 (in the first, 100% was waiting)");
   });
 
   // #39: five A/A rounds of one study all below 1 (0.34–0.92) on a shared CPU runner, without a word from calibrate.

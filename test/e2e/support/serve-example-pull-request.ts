@@ -19,9 +19,9 @@ export interface ExamplePullRequest {
 /**
  * The repository of the webhook examples as the app and the action see it through the fake: the
  * example pull request, a collaborator `maintainer` with write permission, no .github/speedgate-app.yml
- * (the defaults), and the compare route for the pull request's diffs.
+ * (the defaults), `files` on its default branch, and the compare route for the pull request's diffs.
  */
-export function serveExamplePullRequest(fake: FakeGitHub, appId: number): ExamplePullRequest {
+export function serveExamplePullRequest(fake: FakeGitHub, appId: number, files: Record<string, string> = {}): ExamplePullRequest {
   const event = pullRequestSynchronize();
   const head = headOf(event.payload);
   const pull: FakePull = {
@@ -32,7 +32,7 @@ export function serveExamplePullRequest(fake: FakeGitHub, appId: number): Exampl
     baseSha: head.baseSha,
     author: head.author,
   };
-  const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId, pulls: [pull], roles: { maintainer: "write" } });
+  const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId, pulls: [pull], roles: { maintainer: "write" }, files });
   const diffs = new Map<string, string>();
   const { compared } = servePullRequestDiffs(fake, diffs);
   return { event, head, pull, repo, diffs, compared };

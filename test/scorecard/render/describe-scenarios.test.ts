@@ -103,7 +103,7 @@ describe("describeScenarios", () => {
     );
   });
 
-  it("leads with the failure when nothing was scored, and otherwise names the candidate's failure as the headline's news", () => {
+  it("leads with the failure, whatever was scored before it, and names the candidate's failure first in the headline", () => {
     const failure = seedOomFailure();
     const dead = describeScenarios(
       assembleScenarioCard(
@@ -131,10 +131,11 @@ describe("describeScenarios", () => {
         null,
       ),
     );
-    expect(described?.leadsWithFailure).toBe(false);
+    // #39: a crash mid-round leads too, its news first, then how the scenarios fared.
+    expect(described?.leadsWithFailure).toBe(true);
     expect(described?.headline).toBe(
-      "❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode's benchmark (CUDA out of memory during " +
-        "CUDA graph capture)",
+      "❌ Candidate engine died during prompt 3 of scenario decode's benchmark (CUDA out of memory during CUDA graph capture) — 0 of " +
+        "2 scenarios passed",
     );
     expect(described?.rows.map((row) => row.verdict)).toEqual(["the candidate engine failed", "the candidate engine failed"]);
   });

@@ -122,9 +122,9 @@ describe("the card for a CUDA out-of-memory", () => {
       );
       const failure = unfolded(markdown);
       expect(failure).toContain(
-        "**For the maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 before " +
-          "the baseline started: another job or a leftover engine held the memory the candidate needed, so this round says nothing about " +
-          "the patch.",
+        "**For the runner's maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 " +
+          "before the baseline started: another job or a leftover engine held the memory the candidate needed, so this round says " +
+          "nothing about the patch.",
       );
       expect(failure).toContain(
         "Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in " +

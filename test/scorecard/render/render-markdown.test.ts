@@ -135,7 +135,10 @@ describe("renderMarkdown", () => {
     // No verdict is not a ❌: the gate row says so too.
     expect(markdown).toContain("| Gate | ⚠️ no verdict: the baseline engine failed, not the patch");
     expect(markdown).not.toContain("does not pass");
-    expect(markdown).toContain("**Not the patch:** the unpatched baseline failed, so the round measured nothing about the patch.");
+    expect(markdown).toContain(
+      "**Not the patch. For the runner's maintainers:** the unpatched baseline failed, so the round measured nothing about the patch: " +
+        "fix it with the hint below, then comment `/rescore`.",
+    );
     // Twelve identical rows would say one thing: one line does.
     expect(markdown).toContain("All 12 prompts: ➖ excluded, no score: baseline failed: baseline engine failed at startup (NCCL error).");
     await expect(markdown).toMatchFileSnapshot("__snapshots__/baseline-failed.md");

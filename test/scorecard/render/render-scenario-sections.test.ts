@@ -46,7 +46,7 @@ describe("renderMarkdown with scenarios", () => {
     "says on the first screen, and in the headline, why a card whose every " + "scenario passed still fails: a required scenario it lacks",
     () => {
       const card = assembleScenarioCard([{ name: "chat", card: passing }], null);
-      const lacking = requireDeclaredScenarios(card, ["chat", "decode-c32"]);
+      const lacking = requireDeclaredScenarios(card, { names: ["chat", "decode-c32"] });
       const markdown = renderMarkdown(lacking);
       expect(markdown).toContain(
         "## ❌ 1 of 1 scenarios passed, but the card has no scenario decode-c32, which the repository's app config declares " +
@@ -206,7 +206,7 @@ describe("renderMarkdown with scenarios", () => {
     );
   });
 
-  it("names the scenario a candidate died in, under the table of the scenarios that were scored", () => {
+  it("names the scenario a candidate died in, before the table of the scenarios that were scored", () => {
     const midway = { ...seedOomFailure(), stage: "benchmark" as const, prompt: { number: 3, id: "prompt-003" } };
     const scored = makeCard(
       [1.2, 1.1, 1.3, 1.2, 1.1, 1.3, 1.2, 1.1, 1.3, 1.2].map((speedup) => ({ speedup })),
@@ -222,13 +222,14 @@ describe("renderMarkdown with scenarios", () => {
         null,
       ),
     );
+    // #39: the crash leads, before the table of what was scored: which engine, stage and kind, and who acts.
     expect(markdown).toContain(
-      "## ❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode-c32's benchmark (CUDA out of memory " +
-        "during CUDA graph capture)\n",
+      "## ❌ Candidate engine died during prompt 3 of scenario decode-c32's benchmark (CUDA out of memory during CUDA graph capture) " +
+        "— 0 of 2 scenarios passed\n",
     );
-    expect(markdown.indexOf("| Scenario | Role | Load |")).toBeLessThan(
-      markdown.indexOf("### ❌ Candidate engine died during prompt 3 of scenario decode-c32's benchmark"),
-    );
+    expect(markdown.indexOf("**For the author of the pull request:**")).toBeGreaterThan(0);
+    expect(markdown.indexOf("**For the author of the pull request:**")).toBeLessThan(markdown.indexOf("| Failure | `cuda_oom`"));
+    expect(markdown.indexOf("| Failure | `cuda_oom`")).toBeLessThan(markdown.indexOf("| Scenario | Role | Load |"));
     expect(markdown).toContain("candidate engine at benchmark, scenario decode-c32, prompt 3 (prompt-003)");
   });
 

@@ -39,7 +39,7 @@ describe("renderText: the terminal card in the Markdown card's order", () => {
     const [headline, cause, maintainers, hint, details] = positions(text, [
       "⚠️ No verdict: the runner's GPU was busy, not the patch",
       "candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
-      "For the maintainers: before the candidate started",
+      "For the runner's maintainers: before the candidate started",
       "  if it fails on a free GPU",
       "How the score was measured:",
     ]);
