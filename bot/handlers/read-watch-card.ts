@@ -47,8 +47,11 @@ function estimatesOf(facts: MainRoundFacts): ScenarioEstimate[] {
   }));
 }
 
-/** The card's facts, or null when the run uploaded none or it was refused (said in the log: the step counts as scoring nothing). */
-async function readFacts(deps: AppDeps, job: JobContext, client: InstallationOctokit, repo: RepoRef, runId: number) {
+/**
+ * The card (its facts for main's series, and the whole card for its page), or null when the run uploaded none or it was
+ * refused (said in the log: the step counts as scoring nothing).
+ */
+async function readWatchCard(deps: AppDeps, job: JobContext, client: InstallationOctokit, repo: RepoRef, runId: number) {
   let downloaded;
   try {
     downloaded = await downloadScorecardZip(client, { ...repo, runId });
@@ -73,7 +76,7 @@ async function readFacts(deps: AppDeps, job: JobContext, client: InstallationOct
     job.log.warn({ work: job.key, run: runId }, `the watch run's card was refused: ${card.problem}`);
     return null;
   }
-  return card.mainRound;
+  return card;
 }
 
 /** A step's card: stored under its bisection when its commits are the step's; a card of other commits counts as scoring nothing. */
@@ -207,7 +210,20 @@ export function watchCardJob(deps: AppDeps) {
       );
       return;
     }
-    const facts = await readFacts(deps, job, client, repo, run.id);
+    const card = await readWatchCard(deps, job, client, repo, run.id);
+    const facts = card?.mainRound ?? null;
+    // The whole card under this run's attempt, as a pull request's is: the page main's trend links each point to.
+    if (card && deps.store.history) {
+      await deps.store.history.recordDocument({
+        repository,
+        runId: run.id,
+        runAttempt: run.run_attempt,
+        pullRequest: null,
+        headSha: facts?.commits?.head ?? run.head_sha,
+        card: card.cardGzip,
+        facts: card.documentFacts,
+      });
+    }
     const step = parseStepRunTitle(run.display_title ?? "");
     const bisectPayload = (bisectionId: number): BisectJobPayload => ({
       installationId: payload.installationId,

@@ -7,7 +7,11 @@ import { deliverAndSettle, sendWebhook } from "../../harness/fake-github/send-we
 import { type FakeCommit, type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { makeCard } from "../../harness/make-card.js";
 import { stepRunTitle } from "../../src/github/dispatch-watch-step.js";
+import { silentLogger } from "../../src/logger.js";
 import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
+import { listMainRoundCardIds } from "../../src/store/card-documents.js";
+import { listMainSeries } from "../../src/store/main-series.js";
+import { openDatabase } from "../../src/store/open-database.js";
 import type { ScenarioCard, Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
@@ -240,6 +244,18 @@ describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGli
         expect(comments[0]?.body).toContain("The merge's card against its parent");
         expect(fake.comments.filter((comment) => comment.issueNumber !== GUILTY)).toEqual([]);
         expect(fake.violations).toEqual([]);
+
+        // Every round of main the app stored keeps its whole card: the repository page's points open their card pages.
+        await bot.stop();
+        const database = await openDatabase({ kind: "pglite", dataDir: env.SPEEDGATE_DATA_DIR }, { logger: silentLogger, create: false });
+        try {
+          const rounds = await listMainSeries(database.pool, { repository: `${OWNER}/${REPO}`, scenario: "decode" });
+          const cardIds = await listMainRoundCardIds(database.pool, `${OWNER}/${REPO}`);
+          expect(rounds.length).toBeGreaterThanOrEqual(6);
+          expect(rounds.filter((round) => !cardIds.has(round.roundId))).toEqual([]);
+        } finally {
+          await database.close();
+        }
       } finally {
         await bot.stop();
       }
