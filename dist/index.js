@@ -23,6 +23,7 @@ import {
   ConfigError,
   GitError,
   MAX_LISTED_LEFT_OUT,
+  NotFirstParentError,
   RoundCancelledError,
   checkPatchBytes,
   compareIds,
@@ -34,24 +35,32 @@ import {
   describeRunnerFix,
   describeValue,
   describeVerdict,
+  describeWatchRun,
   findCardFiles,
   findRepositoryRoot,
   formatShard,
   gitText,
   judgeScenario,
+  listFirstParentCommits,
   listRoundWorkloads,
   loadRound,
   mergeScorecards,
   parseRoundConfigYaml,
   parseShardSpec,
+  parseWatchState,
   readScenarioGate,
   readScorecard,
+  readWatchSettings,
   renderMarkdown,
   resolveCommit,
+  resolveWatchBase,
   runGit,
   runRound,
-  writeScorecard
-} from "./chunks/chunk-TICY4OEO.js";
+  runWatch,
+  writeAtomically,
+  writeScorecard,
+  writeWatchReport
+} from "./chunks/chunk-4R66AGWW.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {
@@ -2029,9 +2038,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve4, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve3(data);
+              return err ? reject(err) : resolve4(data);
             });
           });
         }
@@ -2069,12 +2078,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve4, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve3(data);
+              ) : resolve4(data);
             });
           });
         }
@@ -4341,8 +4350,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve3, reject) => {
-        res = resolve3;
+      const promise = new Promise((resolve4, reject) => {
+        res = resolve4;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6593,12 +6602,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve3, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve3;
+          callback = resolve4;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7268,12 +7277,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve3, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve3;
+          callback = resolve4;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7752,16 +7761,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve3;
+            this[kClosedResolve] = resolve4;
           } else {
-            resolve3(null);
+            resolve4(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7772,7 +7781,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve3(null);
+            resolve4(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7823,7 +7832,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve3, reject) => {
+        const socket = await new Promise((resolve4, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7835,7 +7844,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve3(socket2);
+              resolve4(socket2);
             }
           });
         });
@@ -8171,8 +8180,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve3) => {
-            this[kClosedResolve] = resolve3;
+          await new Promise((resolve4) => {
+            this[kClosedResolve] = resolve4;
           });
         }
       }
@@ -9441,7 +9450,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve3, reject) => {
+        return await new Promise((resolve4, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9454,7 +9463,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve3(null);
+              resolve4(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9473,7 +9482,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve3, reject) => {
+      return new Promise((resolve4, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9490,7 +9499,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve3,
+              resolve: resolve4,
               reject,
               length: 0,
               body: []
@@ -9560,18 +9569,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve3, stream, length } = consume2;
+      const { type, body, resolve: resolve4, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve3(chunksDecode(body, length));
+          resolve4(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve3(JSON.parse(chunksDecode(body, length)));
+          resolve4(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve3(chunksConcat(body, length).buffer);
+          resolve4(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve3(new Blob(body, { type: stream[kContentType] }));
+          resolve4(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve3(chunksConcat(body, length));
+          resolve4(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9828,9 +9837,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10053,9 +10062,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10340,9 +10349,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10434,9 +10443,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -14299,7 +14308,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve3, reject) => agent.dispatch(
+        return new Promise((resolve4, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14375,7 +14384,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve3({
+              resolve4({
                 status,
                 statusText,
                 headersList,
@@ -14418,7 +14427,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve3({
+              resolve4({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18159,8 +18168,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve3) => {
-        setTimeout(resolve3, ms).unref();
+      return new Promise((resolve4) => {
+        setTimeout(resolve4, ms).unref();
       });
     }
     module.exports = {
@@ -19061,11 +19070,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter2 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve3) {
-          resolve3(value);
+        return value instanceof P ? value : new P(function(resolve4) {
+          resolve4(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve3, reject) {
+      return new (P || (P = Promise))(function(resolve4, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19081,7 +19090,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve4(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19168,26 +19177,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter2(this, void 0, void 0, function* () {
-          return new Promise((resolve3) => __awaiter2(this, void 0, void 0, function* () {
+          return new Promise((resolve4) => __awaiter2(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve3(output.toString());
+              resolve4(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter2(this, void 0, void 0, function* () {
-          return new Promise((resolve3) => __awaiter2(this, void 0, void 0, function* () {
+          return new Promise((resolve4) => __awaiter2(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve3(Buffer.concat(chunks));
+              resolve4(Buffer.concat(chunks));
             });
           }));
         });
@@ -19395,14 +19404,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter2(this, void 0, void 0, function* () {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve4, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve3(res);
+                resolve4(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19646,12 +19655,12 @@ var require_lib = __commonJS({
         return __awaiter2(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve3) => setTimeout(() => resolve3(), ms));
+          return new Promise((resolve4) => setTimeout(() => resolve4(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter2(this, void 0, void 0, function* () {
-          return new Promise((resolve3, reject) => __awaiter2(this, void 0, void 0, function* () {
+          return new Promise((resolve4, reject) => __awaiter2(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19659,7 +19668,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes.NotFound) {
-              resolve3(response);
+              resolve4(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19698,7 +19707,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve3(response);
+              resolve4(response);
             }
           }));
         });
@@ -20301,8 +20310,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve3, reject) {
-            return setTimeout(resolve3, t);
+          return new this.Promise(function(resolve4, reject) {
+            return setTimeout(resolve4, t);
           });
         }
         computePenalty() {
@@ -20513,15 +20522,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve3, returned, task;
+          var args, cb, error2, reject, resolve4, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve3, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve4, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve3(returned);
+                  return resolve4(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20536,13 +20545,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve3;
-          resolve3 = reject = null;
+          var promise, reject, resolve4;
+          resolve4 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve3 = _resolve;
+            resolve4 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve3, reject });
+          this._queue.push({ task, args, resolve: resolve4, reject });
           this._tryToRun();
           return promise;
         }
@@ -20943,14 +20952,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve3, reject) => {
+              return new this.Promise((resolve4, reject) => {
                 if (finished()) {
-                  return resolve3();
+                  return resolve4();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve3();
+                      return resolve4();
                     }
                   });
                 }
@@ -21043,9 +21052,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve3, reject) {
+              return new this.Promise(function(resolve4, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve3)(args3);
+                  return (args3[0] != null ? reject : resolve4)(args3);
                 });
               });
             };
@@ -21275,11 +21284,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici = __toESM(require_undici(), 1);
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve3) {
-      resolve3(value);
+    return value instanceof P ? value : new P(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve3, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -21295,7 +21304,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -25565,8 +25574,12 @@ var INPUTS = {
   cards: "cards",
   failOnGate: "fail-on-gate",
   comment: "comment",
-  githubToken: "github-token"
+  githubToken: "github-token",
+  stateFile: "state-file",
+  bisect: "bisect",
+  failOnDrift: "fail-on-drift"
 };
+var DEFAULT_WATCH_STATE_FILE = ".speedgate/watch-state.json";
 function label(name) {
   return `input "${name}"`;
 }
@@ -25580,9 +25593,9 @@ function readBoolean(read, name, fallback) {
 function readList(read, name) {
   return read(name).split(/[\n,]/).map((item) => item.trim()).filter((item) => item !== "" && !item.startsWith("#"));
 }
-function rejectForMode(read, names, mode) {
+function rejectForMode(read, names, mode, onlyWith = "mode: run") {
   for (const name of names) {
-    if (read(name).trim() !== "") throw new ConfigError(`${label(name)}: expected only with mode: run, but mode is ${mode}`);
+    if (read(name).trim() !== "") throw new ConfigError(`${label(name)}: expected only with ${onlyWith}, but mode is ${mode}`);
   }
 }
 function readPatchSource(read) {
@@ -25619,6 +25632,38 @@ function readCommitInputs(read, patch) {
   }
   return commits;
 }
+function readStateFile(read) {
+  const value = read(INPUTS.stateFile).trim();
+  if (value === "") return DEFAULT_WATCH_STATE_FILE;
+  if (value.startsWith("/") || value.split(/[\\/]/).includes("..") || /[\0\n]/.test(value)) {
+    throw new ConfigError(
+      `${label(INPUTS.stateFile)}: expected a path inside the repository, such as ${DEFAULT_WATCH_STATE_FILE}, got ${describeValue(value)}`
+    );
+  }
+  return value;
+}
+function readWatchSettings2(read, common) {
+  rejectForMode(read, [INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.cards], "watch");
+  if (readBoolean(read, INPUTS.patchFromPr, false)) rejectForMode(read, [INPUTS.patchFromPr], "watch");
+  if (common.comment) {
+    throw new ConfigError(
+      `${label(INPUTS.comment)}: expected false with mode: watch (a drift round has no pull request; the app comments on the first bad merge's)`
+    );
+  }
+  const config = read(INPUTS.config).trim();
+  if (!config) throw new ConfigError(`${label(INPUTS.config)}: expected the path of a round config file (mode: watch), got nothing`);
+  return {
+    mode: "watch",
+    config,
+    good: readRevision(read, INPUTS.baseSha),
+    head: readRevision(read, INPUTS.headSha),
+    repositoryPath: read(INPUTS.repositoryPath).trim() || null,
+    stateFile: readStateFile(read),
+    bisect: readBoolean(read, INPUTS.bisect, false),
+    failOnDrift: readBoolean(read, INPUTS.failOnDrift, false),
+    ...common
+  };
+}
 function readSettings(read, env) {
   const mode = read(INPUTS.mode).trim() || "run";
   const common = {
@@ -25628,6 +25673,7 @@ function readSettings(read, env) {
     githubToken: read(INPUTS.githubToken).trim()
   };
   if (mode === "merge") {
+    rejectForMode(read, [INPUTS.stateFile, INPUTS.bisect, INPUTS.failOnDrift], mode, "mode: watch");
     rejectForMode(
       read,
       [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.baseSha, INPUTS.headSha, INPUTS.repositoryPath],
@@ -25642,8 +25688,10 @@ function readSettings(read, env) {
     }
     return { mode, cards, ...common };
   }
-  if (mode !== "run") throw new ConfigError(`${label(INPUTS.mode)}: expected "run" or "merge", got ${describeValue(mode)}`);
+  if (mode === "watch") return readWatchSettings2(read, common);
+  if (mode !== "run") throw new ConfigError(`${label(INPUTS.mode)}: expected "run", "merge" or "watch", got ${describeValue(mode)}`);
   if (read(INPUTS.cards).trim() !== "") throw new ConfigError(`${label(INPUTS.cards)}: expected only with mode: merge, but mode is run`);
+  rejectForMode(read, [INPUTS.stateFile, INPUTS.bisect, INPUTS.failOnDrift], mode, "mode: watch");
   const config = read(INPUTS.config).trim();
   if (!config) throw new ConfigError(`${label(INPUTS.config)}: expected the path of a round config file (mode: run), got nothing`);
   const shardText = read(INPUTS.shard).trim();
@@ -26494,6 +26542,150 @@ async function runAction(settings, context3, deps) {
   return { card, jsonPath, markdownPath, markdown };
 }
 
+// action/run-watch-mode.ts
+import { access as access2, mkdir as mkdir3, readFile as readFile3 } from "node:fs/promises";
+import { dirname, resolve as resolve3 } from "node:path";
+async function readState(path) {
+  try {
+    await access2(path);
+  } catch {
+    return null;
+  }
+  try {
+    return parseWatchState(await readFile3(path, "utf8"), path);
+  } catch (error2) {
+    throw new ConfigError(`input "${INPUTS.stateFile}": ${error2.message}; delete it to start the watch again from watch.since`);
+  }
+}
+async function findClone(settings, context3) {
+  const from = resolve3(settings.repositoryPath ?? context3.workspace ?? process.cwd());
+  const root = await findRepositoryRoot(from);
+  if (!root) {
+    throw new ConfigError(
+      `input "${INPUTS.repositoryPath}": expected a clone of the engine's repository (actions/checkout with fetch-depth: 0), but ${from} is not in a git repository`
+    );
+  }
+  return root;
+}
+async function resolveHead(repoDir, settings) {
+  const checkedOut = await resolveCommit(repoDir, "HEAD");
+  if (!checkedOut) throw new ConfigError(`input "${INPUTS.repositoryPath}": ${repoDir} has no commit checked out`);
+  if (settings.head === null) return checkedOut;
+  const head = await resolveCommit(repoDir, settings.head);
+  if (!head) {
+    throw new ConfigError(
+      `input "${INPUTS.headSha}": expected a commit of main in the clone at ${repoDir} (actions/checkout with fetch-depth: 0), got ${JSON.stringify(settings.head)}`
+    );
+  }
+  try {
+    await listFirstParentCommits(repoDir, head, checkedOut);
+  } catch (error2) {
+    if (!(error2 instanceof NotFirstParentError)) throw error2;
+    throw new ConfigError(
+      `input "${INPUTS.headSha}": ${head.slice(0, 12)} is not in the first-parent history of the checked-out branch (${checkedOut.slice(0, 12)}): mode: watch scores commits main itself was at (a merged branch's own commits are not); check out the default branch`
+    );
+  }
+  return head;
+}
+async function runWatchMode(settings, context3, deps) {
+  const configPath = resolve3(settings.config);
+  try {
+    await access2(configPath);
+  } catch {
+    throw new ConfigError(`input "${INPUTS.config}": expected a readable round config file, could not read ${configPath}`);
+  }
+  const watch = await readWatchSettings(configPath);
+  const repoDir = await findClone(settings, context3);
+  const head = await resolveHead(repoDir, settings);
+  const statePath = resolve3(repoDir, settings.stateFile);
+  const state = await readState(statePath);
+  const base = await resolveWatchBase({
+    repoDir,
+    head,
+    given: settings.good,
+    state,
+    since: watch.since,
+    labels: { given: `input "${INPUTS.baseSha}"`, since: "watch.since" }
+  });
+  deps.logger.info(`watch: main's head ${head.slice(0, 12)} against ${base.good.slice(0, 12)}, ${base.because}`);
+  const runId = createRunId(context3);
+  let started = false;
+  const progress = createProgressRenderer({ write: (text) => deps.logger.info(text.replace(/\n$/, "")) });
+  const runRound2 = async (request2) => {
+    const round = await loadRound(configPath, {
+      commits: {
+        base: request2.base,
+        head: request2.head,
+        repoDir,
+        labels: { base: `${request2.label}'s base`, head: `${request2.label}'s head`, repo: `input "${INPUTS.repositoryPath}"` }
+      }
+    });
+    if (!started) {
+      deps.onRunStarted({ runId, runtime: round.config.runtime });
+      started = true;
+    }
+    deps.logger.info(`${request2.label}: ${request2.head.slice(0, 12)} against ${request2.base.slice(0, 12)}`);
+    const source = { ...readCardSource(context3), headSha: request2.head };
+    return await deps.runRound({
+      round,
+      logger: deps.logger,
+      signal: deps.signal,
+      runId,
+      shard: null,
+      source,
+      onProgress: progress.onProgress
+    });
+  };
+  const run2 = await runWatch({
+    repoDir,
+    head,
+    base,
+    state,
+    watch,
+    bisect: settings.bisect,
+    runRound: runRound2,
+    logger: deps.logger,
+    signal: deps.signal,
+    now: () => /* @__PURE__ */ new Date()
+  });
+  await mkdir3(settings.outDir, { recursive: true });
+  const written = await writeWatchReport(settings.outDir, run2, watch.maxDrift);
+  await mkdir3(dirname(statePath), { recursive: true });
+  await writeAtomically(statePath, `${JSON.stringify(run2.state, null, 2)}
+`);
+  const described = describeWatchRun(run2, watch.maxDrift);
+  for (const line of described.trimEnd().split("\n")) deps.logger.info(line);
+  const summary2 = ["```", described.trimEnd(), "```", ...written.bisection ? ["", written.bisection.markdown] : []].join("\n");
+  return { run: run2, maxDrift: watch.maxDrift, card: written.cardPaths, watchPath: written.watchPath, statePath, summary: summary2 };
+}
+function decideWatchOutcome(result, options) {
+  const { run: run2 } = result;
+  if (options.cancelled) return "speedgate was cancelled during the watch";
+  if (run2.card?.failure?.kind === "image_base_mismatch") {
+    return `the engine image cannot be brought to the good commit ${run2.base.good.slice(0, 12)} (image_base_mismatch): see the card`;
+  }
+  if (run2.judgement?.failed) return "the drift round scored nothing, so it says nothing about main: see the card's failure";
+  if (options.failOnDrift && run2.judgement?.alarm) {
+    const drifted = run2.judgement.drifted.map((entry) => entry.name ?? "the round").join(", ");
+    return `main drifted beyond watch.maxDrift ${result.maxDrift}: ${drifted}`;
+  }
+  return null;
+}
+function watchOutputs(result) {
+  const { run: run2 } = result;
+  return {
+    drifted: String(run2.judgement?.alarm ?? false),
+    "good-sha": run2.base.good,
+    "next-good-sha": run2.state.good,
+    "watch-json": result.watchPath,
+    "state-file": result.statePath,
+    "round-score": run2.card?.roundScore === null || run2.card === null ? "" : String(run2.card.roundScore),
+    "failure-kind": run2.card?.failure?.kind ?? "",
+    "scorecard-json": result.card?.jsonPath ?? "",
+    "scorecard-md": result.card?.markdownPath ?? ""
+  };
+}
+
 // action/scrub-step-secrets.ts
 var SECRET_VARIABLES = [
   /^INPUT_/i,
@@ -26534,7 +26726,7 @@ async function run() {
     const settings = readSettings((name) => getInput(name), process.env);
     const scrubbed = scrubStepSecrets(process.env);
     if (scrubbed.length > 0) logger.debug(`Removed ${scrubbed.join(", ")} from the environment of what this step starts`);
-    const result = await runAction(settings, readActionContext(process.env), {
+    const deps = {
       logger,
       signal,
       runRound,
@@ -26545,7 +26737,18 @@ async function run() {
         saveState(STATE.runtime, runtime);
         logger.info(`Run id ${runId} (${runtime} runtime): everything this step starts carries it`);
       }
-    });
+    };
+    if (settings.mode === "watch") {
+      const watched = await runWatchMode(settings, readActionContext(process.env), deps);
+      for (const [name, value] of Object.entries(watchOutputs(watched))) setOutput(name, value);
+      if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(watched.summary).write();
+      if (watched.run.judgement?.alarm)
+        warning(`main drifted beyond watch.maxDrift: see ${watched.watchPath}`, { title: "speedgate watch" });
+      failure = decideWatchOutcome(watched, { failOnDrift: settings.failOnDrift, cancelled: signal.aborted });
+      if (failure !== null) setFailed(failure);
+      return;
+    }
+    const result = await runAction(settings, readActionContext(process.env), deps);
     for (const [name, value] of Object.entries(cardOutputs(result))) setOutput(name, value);
     if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(result.markdown).write();
     const outcome = decideStepOutcome(result.card, { failOnGate: settings.failOnGate, cancelled: signal.aborted });

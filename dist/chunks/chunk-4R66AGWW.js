@@ -2772,9 +2772,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve7(data);
+              return err ? reject(err) : resolve8(data);
             });
           });
         }
@@ -2812,9 +2812,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve7(data);
+              return err2 ? reject(err2) : resolve8(data);
             });
           });
         }
@@ -6320,8 +6320,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve7, reject) => {
-        res = resolve7;
+      const promise2 = new Promise((resolve8, reject) => {
+        res = resolve8;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -7747,12 +7747,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -8636,12 +8636,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -8958,16 +8958,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve7;
+            this[kClosedResolve] = resolve8;
           } else {
-            resolve7(null);
+            resolve8(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request3 = requests[i];
@@ -8980,7 +8980,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve7(null);
+            resolve8(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -9387,8 +9387,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve7) => {
-            this[kClosedResolve] = resolve7;
+          return new Promise((resolve8) => {
+            this[kClosedResolve] = resolve8;
           });
         }
       }
@@ -10510,7 +10510,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve7, reject) => {
+        const socket = await new Promise((resolve8, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -10520,7 +10520,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve7(socket2);
+              resolve8(socket2);
             }
           });
         });
@@ -10530,14 +10530,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve7, reject) => {
+        await new Promise((resolve8, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve7();
+            resolve8();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10546,14 +10546,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve7();
+            resolve8();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve7, reject) => {
+        await new Promise((resolve8, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -10561,7 +10561,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve7();
+            resolve8();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10604,8 +10604,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve7, reject) => {
-                      finalSocket.once("secureConnect", resolve7);
+                    await new Promise((resolve8, reject) => {
+                      finalSocket.once("secureConnect", resolve8);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -11738,7 +11738,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -11752,11 +11752,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve7(null);
+                resolve8(null);
               }
             });
           } else {
-            this.on("close", resolve7);
+            this.on("close", resolve8);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -11784,7 +11784,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve7, reject) => {
+      return new Promise((resolve8, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -11799,7 +11799,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve7,
+              resolve: resolve8,
               reject,
               length: 0,
               body: []
@@ -11873,18 +11873,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve7, stream, length } = consume2;
+      const { type, body, resolve: resolve8, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve7(chunksDecode(body, length, encoding));
+          resolve8(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve7(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve8(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve7(chunksConcat(body, length).buffer);
+          resolve8(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve7(new Blob(body, { type: stream[kContentType] }));
+          resolve8(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve7(chunksConcat(body, length));
+          resolve8(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -12074,9 +12074,9 @@ var require_api_request = __commonJS({
     };
     function request3(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           request3.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -12288,9 +12288,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -12578,9 +12578,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -12673,9 +12673,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve7(data);
+            return err ? reject(err) : resolve8(data);
           });
         });
       }
@@ -13948,8 +13948,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile4, readFile: readFile10, mkdir: mkdir3 } = __require("node:fs/promises");
-    var { dirname: dirname6, resolve: resolve7 } = __require("node:path");
+    var { writeFile: writeFile4, readFile: readFile11, mkdir: mkdir4 } = __require("node:fs/promises");
+    var { dirname: dirname6, resolve: resolve8 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -14150,7 +14150,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile10(resolve7(path), "utf8");
+          const data = await readFile11(resolve8(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -14179,8 +14179,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve7(path);
-        await mkdir3(dirname6(resolvedPath), { recursive: true });
+        const resolvedPath = resolve8(path);
+        await mkdir4(dirname6(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -22159,7 +22159,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url2.pathname + url2.search;
         const hasTrailingQuestionMark = url2.search.length === 0 && url2.href[url2.href.length - url2.hash.length - 1] === "?";
-        return new Promise((resolve7, reject) => agent.dispatch(
+        return new Promise((resolve8, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url2.origin,
@@ -22247,7 +22247,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve7({
+              resolve8({
                 status,
                 statusText,
                 headersList,
@@ -22300,7 +22300,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve7({
+              resolve8({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -22324,7 +22324,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve7({
+              resolve8({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -34019,6 +34019,120 @@ var RoundCancelledError = class extends Error {
 // src/version.ts
 var SPEEDGATE_VERSION = "0.1.0";
 
+// src/patch/find-slot-change.ts
+var SLOT_FLAG = /(?:^|[\s"'=[,(])(--parallel|-np|--max-num-seqs|--max-running-requests)(?=[\s"'=\]),]|$)/;
+var SLOT_SETTING = /\b(n_parallel|max_num_seqs|max_running_requests)\b/;
+function slotWord(line) {
+  return SLOT_FLAG.exec(line)?.[1] ?? SLOT_SETTING.exec(line)?.[1] ?? null;
+}
+function slotArgument(command) {
+  for (const [index, argument] of command.entries()) {
+    const [flag, value] = argument.split("=", 2);
+    if (flag === void 0 || !SLOT_FLAG.test(` ${flag}`)) continue;
+    return value !== void 0 ? `${flag} ${value}` : `${flag} ${command[index + 1] ?? ""}`.trim();
+  }
+  return null;
+}
+function findSlotChange(input2) {
+  if (input2.candidateCommand && input2.baselineCommand) {
+    const before = slotArgument(input2.baselineCommand);
+    const after = slotArgument(input2.candidateCommand);
+    if (before !== after) return `${before ?? "the default"} \u2192 ${after ?? "the default"} in candidate.command`;
+  }
+  if (!input2.diff) return null;
+  let file2 = null;
+  for (const line of input2.diff.split("\n")) {
+    if (line.startsWith("+++ ")) {
+      file2 = line.slice(4).replace(/^b\//, "").trim();
+      continue;
+    }
+    if (line.startsWith("--- ") || !(line.startsWith("+") || line.startsWith("-"))) continue;
+    const word2 = slotWord(line.slice(1));
+    if (word2) return `${word2} changed in ${file2 ?? "the patch"}`;
+  }
+  return null;
+}
+
+// src/git/run-git.ts
+import { execFile } from "node:child_process";
+var GitError = class extends Error {
+  constructor(args, exitCode, stderr) {
+    super(
+      `git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`
+    );
+    this.args = args;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+    this.name = "GitError";
+  }
+  args;
+  exitCode;
+  stderr;
+};
+var MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
+async function runGit(repoDir, args, options = {}) {
+  const argv = ["-C", repoDir, ...args];
+  return await new Promise((resolve8, reject) => {
+    execFile(
+      "git",
+      argv,
+      {
+        encoding: "buffer",
+        maxBuffer: MAX_GIT_OUTPUT_BYTES,
+        env: {
+          ...process.env,
+          GIT_TERMINAL_PROMPT: "0",
+          GIT_PAGER: "cat",
+          LC_ALL: "C",
+          GIT_OPTIONAL_LOCKS: "0",
+          ...configEnvironment(options.config ?? {})
+        },
+        ...options.signal ? { signal: options.signal } : {}
+      },
+      (error62, stdout, stderr) => {
+        if (!error62) return resolve8({ stdout, exitCode: 0 });
+        const code = typeof error62.code === "number" ? error62.code : null;
+        if (code !== null && options.okExitCodes?.includes(code)) return resolve8({ stdout, exitCode: code });
+        if (error62.code === "ENOENT") {
+          return reject(new GitError(args, null, "git is not installed (the command git was not found on PATH)"));
+        }
+        if (options.signal?.aborted) {
+          const reason = options.signal.reason;
+          return reject(reason instanceof Error ? reason : new Error("git was cancelled"));
+        }
+        reject(new GitError(args, code, stderr.toString("utf8")));
+      }
+    );
+  });
+}
+function configEnvironment(config2, inherited = process.env) {
+  const entries = Object.entries(config2);
+  if (entries.length === 0) return {};
+  const first = Number.parseInt(inherited.GIT_CONFIG_COUNT ?? "0", 10);
+  const start = Number.isInteger(first) && first > 0 ? first : 0;
+  const environment = { GIT_CONFIG_COUNT: String(start + entries.length) };
+  entries.forEach(([key, value], index) => {
+    environment[`GIT_CONFIG_KEY_${start + index}`] = key;
+    environment[`GIT_CONFIG_VALUE_${start + index}`] = value;
+  });
+  return environment;
+}
+async function gitText(repoDir, args, options = {}) {
+  return (await runGit(repoDir, args, options)).stdout.toString("utf8").trim();
+}
+
+// src/round/read-commits-diff.ts
+var MAX_DIFF_BYTES = 8 * 1024 * 1024;
+async function readCommitsDiff(commits) {
+  try {
+    const { stdout } = await runGit(commits.repoDir, ["diff", "--no-color", "--no-ext-diff", "-U0", commits.mergeBase, commits.head, "--"]);
+    return stdout.byteLength > MAX_DIFF_BYTES ? null : stdout.toString("utf8");
+  } catch (error62) {
+    if (error62 instanceof GitError) return null;
+    throw error62;
+  }
+}
+
 // src/round/run-round.ts
 import { randomUUID } from "node:crypto";
 import { hostname as hostname5 } from "node:os";
@@ -34759,7 +34873,7 @@ async function sendStreamingRequest(options) {
   const { path, body } = buildRequestBody(prompt, settings);
   const dispatcher = options.dispatcher ?? getSharedBenchAgent();
   const arrivedAt = stampsReads(dispatcher) ? arrivalTimeMs : () => performance5.now();
-  return await new Promise((resolve7) => {
+  return await new Promise((resolve8) => {
     const state = new CompletionStreamState();
     let sendTime = 0;
     let settled = false;
@@ -34788,7 +34902,7 @@ async function sendStreamingRequest(options) {
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      resolve7(record2);
+      resolve8(record2);
     };
     const fail = (kind, reason, endMs) => {
       const record2 = { ok: false, kind, reason, endMs };
@@ -40059,7 +40173,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve7) {
+function isRecursive(inst, stack, resolve8) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -40069,7 +40183,7 @@ function isRecursive(inst, stack, resolve7) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve7);
+      const answer = isRecursive(child, stack, resolve8);
       if (answer > result)
         result = answer;
     }
@@ -40080,7 +40194,7 @@ function isRecursive(inst, stack, resolve7) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve7) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve8) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -40144,7 +40258,7 @@ function isRecursive(inst, stack, resolve7) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve7 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve8 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -58768,8 +58882,8 @@ async function startSimEngine(options = {}) {
   };
   const { cheats } = profile;
   let markHealthy = () => void 0;
-  const healthyPromise = new Promise((resolve7) => {
-    markHealthy = resolve7;
+  const healthyPromise = new Promise((resolve8) => {
+    markHealthy = resolve8;
   });
   let startupTimer = null;
   const die = () => {
@@ -58895,7 +59009,7 @@ async function startSimEngine(options = {}) {
     engine.sockets.add(socket);
     socket.on("close", () => engine.sockets.delete(socket));
   });
-  await new Promise((resolve7, reject) => {
+  await new Promise((resolve8, reject) => {
     const fail = (error62) => {
       if (engine.chunkLog) engine.chunkLog.end(() => reject(error62));
       else reject(error62);
@@ -58903,7 +59017,7 @@ async function startSimEngine(options = {}) {
     server.once("error", fail);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", fail);
-      resolve7();
+      resolve8();
     });
   });
   const address = server.address();
@@ -58935,11 +59049,11 @@ async function startSimEngine(options = {}) {
       if (startupTimer) clearTimeout(startupTimer);
       abandonStreams(engine);
       engine.dead = true;
-      const closed = new Promise((resolve7) => server.close(() => resolve7()));
+      const closed = new Promise((resolve8) => server.close(() => resolve8()));
       for (const socket of engine.sockets) socket.destroy();
       await closed;
       const { chunkLog } = engine;
-      if (chunkLog) await new Promise((resolve7) => chunkLog.end(() => resolve7()));
+      if (chunkLog) await new Promise((resolve8) => chunkLog.end(() => resolve8()));
     }
   };
 }
@@ -58994,14 +59108,14 @@ function describeAbort(signal) {
 async function waitUntil(target, signal) {
   const delay2 = target - performance11.now();
   if (delay2 <= 0 || signal.aborted) return;
-  await new Promise((resolve7) => {
+  await new Promise((resolve8) => {
     const onAbort = () => {
       clearTimeout(timer);
-      resolve7();
+      resolve8();
     };
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
-      resolve7();
+      resolve8();
     }, delay2);
     signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -59251,74 +59365,6 @@ var import_dockerode = __toESM(require_docker(), 1);
 // src/docker/docker-runtime.ts
 import { createHash as createHash4 } from "node:crypto";
 
-// src/git/run-git.ts
-import { execFile } from "node:child_process";
-var GitError = class extends Error {
-  constructor(args, exitCode, stderr) {
-    super(
-      `git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`
-    );
-    this.args = args;
-    this.exitCode = exitCode;
-    this.stderr = stderr;
-    this.name = "GitError";
-  }
-  args;
-  exitCode;
-  stderr;
-};
-var MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
-async function runGit(repoDir, args, options = {}) {
-  const argv = ["-C", repoDir, ...args];
-  return await new Promise((resolve7, reject) => {
-    execFile(
-      "git",
-      argv,
-      {
-        encoding: "buffer",
-        maxBuffer: MAX_GIT_OUTPUT_BYTES,
-        env: {
-          ...process.env,
-          GIT_TERMINAL_PROMPT: "0",
-          GIT_PAGER: "cat",
-          LC_ALL: "C",
-          GIT_OPTIONAL_LOCKS: "0",
-          ...configEnvironment(options.config ?? {})
-        },
-        ...options.signal ? { signal: options.signal } : {}
-      },
-      (error62, stdout, stderr) => {
-        if (!error62) return resolve7({ stdout, exitCode: 0 });
-        const code = typeof error62.code === "number" ? error62.code : null;
-        if (code !== null && options.okExitCodes?.includes(code)) return resolve7({ stdout, exitCode: code });
-        if (error62.code === "ENOENT") {
-          return reject(new GitError(args, null, "git is not installed (the command git was not found on PATH)"));
-        }
-        if (options.signal?.aborted) {
-          const reason = options.signal.reason;
-          return reject(reason instanceof Error ? reason : new Error("git was cancelled"));
-        }
-        reject(new GitError(args, code, stderr.toString("utf8")));
-      }
-    );
-  });
-}
-function configEnvironment(config2, inherited = process.env) {
-  const entries = Object.entries(config2);
-  if (entries.length === 0) return {};
-  const first = Number.parseInt(inherited.GIT_CONFIG_COUNT ?? "0", 10);
-  const start = Number.isInteger(first) && first > 0 ? first : 0;
-  const environment = { GIT_CONFIG_COUNT: String(start + entries.length) };
-  entries.forEach(([key, value], index) => {
-    environment[`GIT_CONFIG_KEY_${start + index}`] = key;
-    environment[`GIT_CONFIG_VALUE_${start + index}`] = value;
-  });
-  return environment;
-}
-async function gitText(repoDir, args, options = {}) {
-  return (await runGit(repoDir, args, options)).stdout.toString("utf8").trim();
-}
-
 // src/git/resolve-commit.ts
 async function findRepositoryRoot(dir) {
   try {
@@ -59334,8 +59380,8 @@ async function resolveCommit(repoDir, revision, signal) {
     okExitCodes: [1, 128],
     ...signal ? { signal } : {}
   });
-  const sha2 = stdout.toString("utf8").trim();
-  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
+  const sha3 = stdout.toString("utf8").trim();
+  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha3) ? sha3 : null;
 }
 
 // src/git/read-checkout-commit.ts
@@ -59637,11 +59683,11 @@ function fatalSignalHint({ role, location } = UNPLACED_CRASH) {
 
 // src/engine/check-port-free.ts
 async function isPortFree(port) {
-  return await new Promise((resolve7) => {
+  return await new Promise((resolve8) => {
     const server = createServer2();
     server.unref();
-    server.once("error", () => resolve7(false));
-    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve7(true)));
+    server.once("error", () => resolve8(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve8(true)));
   });
 }
 function portTakenFailure(role, port, runtime) {
@@ -60191,7 +60237,7 @@ var ContainerEngine = class {
       exitCode ??= inspected.State.ExitCode;
     } catch {
     }
-    await Promise.race([this.logsEnded, new Promise((resolve7) => setTimeout(resolve7, LOG_DRAIN_MS).unref())]);
+    await Promise.race([this.logsEnded, new Promise((resolve8) => setTimeout(resolve8, LOG_DRAIN_MS).unref())]);
     await this.readWholeLog();
     const missingModel = inspected ? await this.findMissingModel(inspected) : null;
     return { exitCode, signal: signalName(exitCode), oomKilled, ...missingModel ? { missingModel } : {} };
@@ -60919,8 +60965,8 @@ async function isAncestor(repoDir, ancestor, descendant, signal) {
 }
 async function findMergeBase(repoDir, a, b, signal) {
   const { stdout, exitCode } = await runGit(repoDir, ["merge-base", a, b], { okExitCodes: [1], ...signal ? { signal } : {} });
-  const sha2 = stdout.toString("utf8").trim().split("\n")[0] ?? "";
-  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
+  const sha3 = stdout.toString("utf8").trim().split("\n")[0] ?? "";
+  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha3) ? sha3 : null;
 }
 var DIFF_OPTIONS = ["--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=none"];
 async function listChangedFiles(repoDir, from, to, signal) {
@@ -61442,6 +61488,22 @@ var MIN_PROMPTS_FOR_INTERVAL = 5;
 function answersJudgedByQuality(settings, quality) {
   return settings.answers === "quality" && quality !== null && quality !== void 0 && quality.compared > 0;
 }
+var NO_RUNS_TO_TEST = { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
+function gateInputProblem(input2, settings) {
+  if (settings.use === "interval-low" && !input2.interval) {
+    return {
+      passed: false,
+      statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`
+    };
+  }
+  if (settings.use === "noise-floor" && !input2.noise) {
+    return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+  }
+  if ((settings.use === "noise-floor" || settings.use === "sequential") && input2.noise && input2.noise.problems.length > 0) {
+    return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
+  }
+  return null;
+}
 function guardOutcome(input2, settings, bar2) {
   const score = input2.roundScore;
   const margin = `guard: not slower than 1 \u2212 gate.margin ${formatPercent(settings.margin ?? DEFAULT_GUARD_MARGIN)}`;
@@ -61454,12 +61516,7 @@ function guardOutcome(input2, settings, bar2) {
       };
     }
     case "interval-low": {
-      if (!input2.interval) {
-        return {
-          passed: false,
-          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`
-        };
-      }
+      if (!input2.interval) throw new Error("unreachable: gateInputProblem checks the interval first");
       const passed = input2.interval.high >= bar2;
       return {
         passed,
@@ -61467,11 +61524,7 @@ function guardOutcome(input2, settings, bar2) {
       };
     }
     case "noise-floor": {
-      if (!input2.noise)
-        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
-      if (input2.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
-      }
+      if (!input2.noise) throw new Error("unreachable: gateInputProblem checks the calibration first");
       const passed = score >= bar2;
       const floor = `${margin}, lowered by the noise floor ${formatPercent(input2.noise.floor)}`;
       return {
@@ -61480,10 +61533,7 @@ function guardOutcome(input2, settings, bar2) {
       };
     }
     case "sequential": {
-      if (input2.noise && input2.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
-      }
-      if (!input2.interval) return { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
+      if (!input2.interval) return NO_RUNS_TO_TEST;
       const passed = input2.interval.high >= bar2;
       return {
         passed,
@@ -61493,6 +61543,8 @@ function guardOutcome(input2, settings, bar2) {
   }
 }
 function ruleOutcome(input2, settings, bar2) {
+  const problem = gateInputProblem(input2, settings);
+  if (problem) return problem;
   if (settings.role === "guard") return guardOutcome(input2, settings, bar2);
   const score = input2.roundScore;
   switch (settings.use) {
@@ -61501,12 +61553,7 @@ function ruleOutcome(input2, settings, bar2) {
       return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${formatBar(bar2, score)}` };
     }
     case "interval-low": {
-      if (!input2.interval) {
-        return {
-          passed: false,
-          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`
-        };
-      }
+      if (!input2.interval) throw new Error("unreachable: gateInputProblem checks the interval first");
       const passed = input2.interval.low >= bar2;
       return {
         passed,
@@ -61514,11 +61561,7 @@ function ruleOutcome(input2, settings, bar2) {
       };
     }
     case "noise-floor": {
-      if (!input2.noise)
-        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
-      if (input2.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
-      }
+      if (!input2.noise) throw new Error("unreachable: gateInputProblem checks the calibration first");
       const passed = score >= bar2;
       const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input2.noise.floor)}`;
       return {
@@ -61527,10 +61570,7 @@ function ruleOutcome(input2, settings, bar2) {
       };
     }
     case "sequential": {
-      if (input2.noise && input2.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
-      }
-      return input2.sequential ?? { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
+      return input2.sequential ?? NO_RUNS_TO_TEST;
     }
   }
 }
@@ -61986,7 +62026,12 @@ var scorecardFields = {
     budget: external_exports.object({ min: lookRunsSchema, max: lookRunsSchema }).optional(),
     /** Which engine went first in each run (orderEngineTurns) and whether the client was warmed first; absent on cards from before them. */
     order: external_exports.enum(["counterbalanced", "baseline-first"]).optional(),
-    clientWarmup: external_exports.boolean().optional()
+    clientWarmup: external_exports.boolean().optional(),
+    /**
+     * What in the pull request changes the engine's parallel slots (findSlotChange), such as "`-np` changed in serve.sh";
+     * absent when nothing does. A queue-bound card then says the queue's draining is the change's effect.
+     */
+    slotsChanged: text3(500).optional()
   }),
   provenance: external_exports.object({
     imageDigest: text3(256).nullable(),
@@ -62072,9 +62117,21 @@ var scorecardFields = {
   quality: cardQualitySchema.optional()
 };
 var scenarioCardSchema = external_exports.object(scorecardFields);
+var BAR_SOURCES = ["round-config", "app-settings"];
+var claimedBarSchema = external_exports.object({
+  role: external_exports.enum(SCENARIO_ROLES),
+  minRoundScore: external_exports.number().gt(0),
+  margin: external_exports.number().gt(0).lt(1).optional()
+});
 var scenarioResultSchema = external_exports.object({
   name: external_exports.string().regex(SCENARIO_NAME),
-  card: scenarioCardSchema
+  card: scenarioCardSchema,
+  /**
+   * Set by the app's re-gate: which settings decided the bar, the file they came from, and the bar the card
+   * claimed when it was another (the card the round wrote, whose own round config a pull request may have
+   * edited). Absent: the round's own card, whose bars are its round config's.
+   */
+  barFrom: external_exports.object({ settings: external_exports.enum(BAR_SOURCES), path: text3(256).nullable(), claimed: claimedBarSchema.optional() }).optional()
 });
 var scorecardSchema = external_exports.object({
   ...scorecardFields,
@@ -62341,7 +62398,7 @@ async function runBuildContainer(docker, request3) {
       Labels: { ...image.Config.Labels, ...request3.imageLabels }
     };
     const [repo, tag] = splitTag(request3.tag);
-    const committed = await new Promise((resolve7, reject) => {
+    const committed = await new Promise((resolve8, reject) => {
       docker.modem.dial(
         {
           path: "/commit?",
@@ -62352,7 +62409,7 @@ async function runBuildContainer(docker, request3) {
         (error62, data) => {
           if (error62) return reject(error62 instanceof Error ? error62 : new Error(`docker: commit failed: ${JSON.stringify(error62)}`));
           const id = typeof data === "object" && data !== null ? data.Id : void 0;
-          resolve7(typeof id === "string" ? { Id: id } : {});
+          resolve8(typeof id === "string" ? { Id: id } : {});
         }
       );
     });
@@ -62390,7 +62447,7 @@ async function waitUntilGone(container, timeoutMs) {
     } catch {
       return true;
     }
-    await new Promise((resolve7) => setTimeout(resolve7, 50));
+    await new Promise((resolve8) => setTimeout(resolve8, 50));
   }
   return false;
 }
@@ -62812,7 +62869,7 @@ async function retryWhileDaemonAway(action, options) {
       const left = deadline - performance.now();
       if (!lost || left <= 0) throw error62;
       options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
-      await new Promise((resolve7) => setTimeout(resolve7, Math.min(pause, left)));
+      await new Promise((resolve8) => setTimeout(resolve8, Math.min(pause, left)));
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     }
   }
@@ -63171,7 +63228,7 @@ var MAX_OUTPUT_CHARS = 256 * 1024;
 async function runTool(argv, options) {
   const [program, ...args] = argv;
   if (!program) throw new Error("runTool: expected a program to run");
-  return await new Promise((resolve7) => {
+  return await new Promise((resolve8) => {
     let output2 = "";
     let timedOut = false;
     const child = spawn(program, args, {
@@ -63208,7 +63265,7 @@ async function runTool(argv, options) {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       if (child.pid !== void 0) options.onGroup?.(child.pid, false);
-      resolve7({ ...result, output: output2, timedOut });
+      resolve8({ ...result, output: output2, timedOut });
     };
     child.once("error", (error62) => {
       output2 += `${error62.message}
@@ -63621,7 +63678,7 @@ async function waitForProcessGroupExit(pgid, timeoutMs) {
   for (; ; ) {
     if (!processGroupAlive(pgid)) return true;
     if (performance.now() >= deadline) return false;
-    await new Promise((resolve7) => setTimeout(resolve7, 25));
+    await new Promise((resolve8) => setTimeout(resolve8, 25));
   }
 }
 var liveGroups = /* @__PURE__ */ new Set();
@@ -63639,9 +63696,9 @@ function trackProcessGroup(pgid) {
 
 // src/engine/wait-for-pipes-to-drain.ts
 function waitForPipesToDrain(pipes, bounds) {
-  return new Promise((resolve7) => {
+  return new Promise((resolve8) => {
     if (pipes.every((pipe2) => pipe2.closed)) {
-      resolve7();
+      resolve8();
       return;
     }
     const started = performance.now();
@@ -63659,7 +63716,7 @@ function waitForPipesToDrain(pipes, bounds) {
         pipe2.off("data", onData);
         pipe2.off("close", onClose);
       }
-      resolve7();
+      resolve8();
     };
     function onClose() {
       if (pipes.every((pipe2) => pipe2.closed)) finish();
@@ -63729,8 +63786,8 @@ async function spawnProcessEngine(options) {
   const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (chunk) => log.write("stdout", chunk));
   child.stderr.on("data", (chunk) => log.write("stderr", chunk));
-  await new Promise((resolve7, reject) => {
-    child.once("spawn", resolve7);
+  await new Promise((resolve8, reject) => {
+    child.once("spawn", resolve8);
     child.once(
       "error",
       (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message))
@@ -63739,7 +63796,7 @@ async function spawnProcessEngine(options) {
   const pgid = child.pid;
   if (pgid === void 0) throw new Error("spawned engine has no pid");
   const untrack = trackProcessGroup(pgid);
-  const exited = new Promise((resolve7) => {
+  const exited = new Promise((resolve8) => {
     child.once("exit", (exitCode, signal) => {
       void waitForPipesToDrain(
         [child.stdout, child.stderr],
@@ -63748,7 +63805,7 @@ async function spawnProcessEngine(options) {
         log.end();
         const missingModel = stopping ? null : await findMissingModel(options);
         return { ...exitOf(options.isolation, exitCode, signal), oomKilled: false, ...missingModel ? { missingModel } : {} };
-      }).then(resolve7);
+      }).then(resolve8);
     });
   });
   let stopping = null;
@@ -63856,8 +63913,8 @@ async function startEngineKeeper() {
     detached: true,
     stdio: ["pipe", "ignore", "ignore"]
   });
-  await new Promise((resolve7, reject) => {
-    child.once("spawn", resolve7);
+  await new Promise((resolve8, reject) => {
+    child.once("spawn", resolve8);
     child.once("error", (error62) => reject(new Error(`could not start the engine keeper (${process.execPath} -e): ${error62.message}`)));
   });
   const { pid, stdin } = child;
@@ -65304,12 +65361,12 @@ async function waitUntilHealthy(options) {
 }
 async function sleepUnless(ms2, signal) {
   if (signal.aborted || ms2 <= 0) return;
-  await new Promise((resolve7) => {
+  await new Promise((resolve8) => {
     const timer = setTimeout(done, ms2);
     function done() {
       clearTimeout(timer);
       signal.removeEventListener("abort", done);
-      resolve7();
+      resolve8();
     }
     signal.addEventListener("abort", done, { once: true });
   });
@@ -66210,8 +66267,8 @@ function runEffects(matrix) {
       sum += Math.log(value);
     }
     if (!complete) continue;
-    const mean = sum / runs;
-    for (let run2 = 0; run2 < runs; run2++) effects[run2] += Math.log(values[run2 * prompts + prompt]) - mean;
+    const mean2 = sum / runs;
+    for (let run2 = 0; run2 < runs; run2++) effects[run2] += Math.log(values[run2 * prompts + prompt]) - mean2;
     used++;
   }
   if (used === 0) return null;
@@ -66531,8 +66588,8 @@ function medianOf(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 function sumOfSquaresAboutMean(values) {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  return values.reduce((sum, value) => sum + (value - mean) ** 2, 0);
+  const mean2 = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return values.reduce((sum, value) => sum + (value - mean2) ** 2, 0);
 }
 function startLevels(prompts, runs) {
   const baselineDeviations = Array.from({ length: runs }, () => []);
@@ -67408,6 +67465,7 @@ function buildScorecard(input2) {
     tokenCountsEstimated: estimated,
     settings: {
       ...cardSettings(config2),
+      ...input2.slotsChanged ? { slotsChanged: input2.slotsChanged.slice(0, 500) } : {},
       ...input2.promptsSource ? { promptsSource: fitPromptsSource(input2.promptsSource) } : {},
       agreementTokens: config2.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
       minPromptAgreement: config2.bench.minPromptAgreement,
@@ -67506,18 +67564,18 @@ var DEFAULT_TIMEOUT_MS = 1e4;
 var GPU_FIELDS = ["index", "uuid", "memory.total", "memory.used", "driver_version", "cuda_version", "name"];
 var APP_FIELDS = ["gpu_uuid", "pid", "used_memory", "process_name"];
 function run(args, timeoutMs) {
-  return new Promise((resolve7) => {
+  return new Promise((resolve8) => {
     execFile2("nvidia-smi", args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024 }, (error62, stdout, stderr) => {
-      if (!error62) return resolve7({ ok: true, stdout });
+      if (!error62) return resolve8({ ok: true, stdout });
       const output2 = `${stdout}
 ${stderr}`;
       const failure2 = error62;
-      if (failure2.code === "ENOENT") return resolve7({ ok: false, error: "nvidia-smi is not on the runner's PATH", output: output2 });
+      if (failure2.code === "ENOENT") return resolve8({ ok: false, error: "nvidia-smi is not on the runner's PATH", output: output2 });
       if (failure2.killed)
-        return resolve7({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
+        return resolve8({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
       const firstLine = output2.split("\n").map((line) => cleanLogLine(line).trim()).find((line) => line !== "") ?? "no output";
       const how = typeof failure2.code === "number" ? `exited with code ${failure2.code}` : typeof failure2.signal === "string" ? `was killed by ${failure2.signal}` : `failed (${typeof failure2.code === "string" ? failure2.code : failure2.message})`;
-      resolve7({ ok: false, error: `nvidia-smi ${how}: ${firstLine}`.slice(0, 1e3), output: output2 });
+      resolve8({ ok: false, error: `nvidia-smi ${how}: ${firstLine}`.slice(0, 1e3), output: output2 });
     });
   });
 }
@@ -68517,7 +68575,7 @@ function collectQualityOutcomes(quality, questionsHash, runs) {
 
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
-var delay = (ms2) => new Promise((resolve7) => setTimeout(resolve7, ms2));
+var delay = (ms2) => new Promise((resolve8) => setTimeout(resolve8, ms2));
 function describeExitForReason(role, exit) {
   if (exit.infrastructure) return `${exit.infrastructure.label}, during the ${role} engine's benchmark`;
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
@@ -68762,6 +68820,11 @@ async function runRound(options) {
   const provenance = roundProvenance(round, prepared, runtime, gpu);
   const family = engineFamily(config2.engine);
   const qualityCard = quality && round.quality ? collectQualityOutcomes(quality, round.quality.hash, qualityRuns) : null;
+  const slotsChanged = findSlotChange({
+    diff: round.commits ? await readCommitsDiff(round.commits) : round.patch?.bytes.toString("utf8") ?? null,
+    baselineCommand: config2.baseline.command,
+    candidateCommand: config2.candidate.command
+  });
   const cards = workloads.map((workload, index) => {
     const settings = workload.config;
     const runs = workloadRuns[index] ?? [];
@@ -68780,6 +68843,7 @@ async function runRound(options) {
     });
     return buildScorecard({
       config: settings,
+      slotsChanged,
       result,
       gpuSnapshots: snapshots,
       docsBaseUrl: resolveDocsBaseUrl(process.env),
@@ -68832,6 +68896,53 @@ function failWithoutWorkload() {
 // src/round/write-scorecard.ts
 import { mkdir as mkdir2, rename as rename2, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join7 } from "node:path";
+
+// src/scorecard/render/render-scenario-bars.ts
+function describeClaimedBar(bar2) {
+  return bar2.role === "guard" ? `a guard (fails only when surely more than ${formatPercent(bar2.margin ?? 0.05)} slower)` : `a target at ${formatBar(bar2.minRoundScore)}`;
+}
+function listNames2(names) {
+  return names.map((name) => `**${escapeInline(name)}**`).join(", ");
+}
+function renderScenarioBars(card) {
+  const scenarios = card.scenarios ?? [];
+  if (scenarios.length === 0) return "";
+  if (scenarios.every((scenario) => scenario.barFrom === void 0)) {
+    return "Bars from the round config. The app holds each scenario to the default branch's copy of it, under its own `gate.scenarios`.";
+  }
+  const byRound = /* @__PURE__ */ new Map();
+  const byApp = [];
+  for (const scenario of scenarios) {
+    const from = scenario.barFrom;
+    if (from?.settings === "round-config") byRound.set(from.path ?? "", [...byRound.get(from.path ?? "") ?? [], scenario.name]);
+    else byApp.push(scenario.name);
+  }
+  const parts = [
+    ...[...byRound].map(
+      ([path, names]) => `from the round config on the default branch${path === "" ? "" : ` (${escapeInline(path)})`}: ${listNames2(names)}`
+    ),
+    ...byApp.length > 0 ? [`from the app's settings: ${listNames2(byApp)}`] : []
+  ];
+  const lines2 = [`Bars ${parts.join("; ")}.`];
+  const claimed = scenarios.filter((scenario) => scenario.barFrom?.claimed !== void 0);
+  if (claimed.length > 0) {
+    const said = claimed.map((scenario) => {
+      const from = scenario.barFrom;
+      const decided = {
+        role: scenario.card.gate.role ?? "target",
+        minRoundScore: scenario.card.gate.minRoundScore,
+        ...scenario.card.gate.margin === void 0 ? {} : { margin: scenario.card.gate.margin }
+      };
+      const where = from?.settings === "round-config" ? "the default branch's round config" : "the app's settings";
+      return `the round's own card made **${escapeInline(scenario.name)}** ${describeClaimedBar(from?.claimed ?? decided)}; ${where} make${where.endsWith("settings") ? "" : "s"} it ${describeClaimedBar(decided)}, which decides`;
+    });
+    lines2.push(
+      `> [!WARNING]
+> **Another bar than the round's card**: ${said.join("; ")}. A pull request that edits its own round config changes what runs, never the bar it is held to.`
+    );
+  }
+  return lines2.join("\n\n");
+}
 
 // src/scorecard/render/describe-time-spent.ts
 function formatDuration(ms2) {
@@ -69060,6 +69171,15 @@ function describeVerdict(card, options = {}) {
     return { passed: false, outcome: "fail", headline: `\u274C No prompt scores: ${why}` };
   }
   const score = `Round score ${formatScoreAgainstBar(card.roundScore, card.gate.bar)}`;
+  if (card.failure) {
+    const event = describeFailureEvent(card.failure);
+    const cause = card.failure.label === "" ? event : `${event} (${card.failure.label})`;
+    return {
+      passed: card.gate.passed,
+      outcome: verdict.outcome,
+      headline: `${card.gate.passed ? "\u2705" : "\u274C"} ${cause.charAt(0).toUpperCase()}${cause.slice(1)}; round score before it ` + formatTimes(card.roundScore)
+    };
+  }
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
   if (others.length === 0)
     return {
@@ -69225,7 +69345,7 @@ function explainCudaOom(card) {
     const against = fault.beforeBaseline ? `, against ${fault.beforeBaseline} before the baseline started` : "";
     return {
       verdict: "runner_busy",
-      lead: "For the maintainers:",
+      lead: "For the runner's maintainers:",
       text: `before the candidate started, ${fault.memoryInUse}${against}: another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch. ${describeRunnerFix(fault)} Nothing to change in the patch.`
     };
   }
@@ -69261,6 +69381,54 @@ function explainCudaOom(card) {
     lead: "For the author of the pull request:",
     text: `the baseline ${when} with the same command and flags on this runner and did not run out of memory, and the GPU was ${same} (at most ${formatGiB(now.busiest?.usedMiB ?? 0)} in use on any GPU, no process listed). ${needsMore}`
   };
+}
+
+// src/scorecard/render/describe-who-acts.ts
+var RESCORE = "comment `/rescore`";
+var RUNNER_KINDS = /* @__PURE__ */ new Set(["gpu_unavailable", "image_missing", "container_refused"]);
+function describeWhoActs(card) {
+  const failure2 = card.failure;
+  if (!failure2) return null;
+  const oom = explainCudaOom(card);
+  if (oom) return { lead: oom.lead, text: oom.text };
+  const maintainers = (what) => ({
+    lead: "Not the patch. For the runner's maintainers:",
+    text: `${what}, so the round measured nothing about the patch: fix it with the hint below, then ${RESCORE}.`
+  });
+  switch (decideVerdict(card).cause) {
+    case "baseline":
+      return maintainers("the unpatched baseline failed");
+    case "infrastructure":
+      return maintainers("what ran the engines failed");
+    case "image":
+      return maintainers("the engine image could not be brought to the base commit");
+    case "runner":
+      return maintainers("the runner's GPU was held by other work before the candidate started");
+    default:
+      break;
+  }
+  if (failure2.kind === "cancelled") {
+    return { lead: "Nobody's fault:", text: `the run was cancelled before it finished; ${RESCORE} to score the commit again.` };
+  }
+  if (RUNNER_KINDS.has(failure2.kind)) return maintainers(`the runner could not start the candidate's engine (${failure2.label})`);
+  const where = failure2.frames && failure2.frames.length > 0 ? "the error and frames below say where" : "the error below says where";
+  switch (failure2.stage) {
+    case "patch":
+      return {
+        lead: "For the author of the pull request:",
+        text: `the changes do not apply to the engine the baseline was made from: rebase them on the base branch, push, and ${RESCORE}.`
+      };
+    case "build":
+      return {
+        lead: "For the author of the pull request:",
+        text: `the engine with the patch does not build where the baseline did; ${where}. Fix it, push, and ${RESCORE}.`
+      };
+    default:
+      return {
+        lead: "For the author of the pull request:",
+        text: `the baseline, the same engine without the patch, ran the same command on this runner without failing, so the patch is where to look: ${where}. Fix it, push, and ${RESCORE}.`
+      };
+  }
 }
 
 // node_modules/markdown-table/index.js
@@ -69431,12 +69599,8 @@ function capitalize(text5) {
   return text5.charAt(0).toUpperCase() + text5.slice(1);
 }
 function leadParagraph(card) {
-  const oom = explainCudaOom(card);
-  if (oom) return `**${escapeInline(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeInline)}`;
-  const cause = decideVerdict(card).cause;
-  const what = cause === "baseline" ? "the unpatched baseline failed" : cause === "infrastructure" ? "what ran the engines failed" : null;
-  if (!what) return null;
-  return `**Not the patch:** ${what}, so the round measured nothing about the patch. For the maintainers: fix it with the hint below, then comment \`/rescore\`.`;
+  const who = describeWhoActs(card);
+  return who ? `**${escapeInline(who.lead)}** ${renderWithCodeSpans(who.text, escapeInline)}` : null;
 }
 function renderFailureSection(card, options) {
   const failure2 = card.failure;
@@ -69718,7 +69882,7 @@ function describeNextStep(card) {
   if (card.gate.passed || card.roundScore === null || decideVerdict(card).outcome !== "fail") return null;
   const steps = [];
   if (card.failure)
-    steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
+    steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is above.`);
   const compared = card.promptsTotal - card.excluded;
   const tooManyUnscored = compared > 0 && card.unscored / compared > card.gate.maxUnscored;
   const prompts = (count6) => `${count6} prompt${count6 === 1 ? "" : "s"}`;
@@ -70331,7 +70495,11 @@ var GROWTH = 3;
 var MIN_QUARTER = 3;
 function loadFix(card) {
   const concurrency = card.settings.concurrency;
-  if (concurrency !== null && concurrency !== void 0) {
+  const closed = concurrency !== null && concurrency !== void 0;
+  if (card.settings.slotsChanged) {
+    return "to also see it where neither engine queues, add a scenario at a load the baseline keeps up with " + (closed ? "(a bench.concurrency within its slots)" : "(a slower bench.requestIntervalMs)") + ", beside this one";
+  }
+  if (closed) {
     return `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, then calibrate again`;
   }
   const now = card.settings.requestIntervalMs;
@@ -70349,7 +70517,8 @@ function detectQueueBound(card) {
     if (wait >= MIN_WAIT_MS && wait >= WAIT_OVER_OWN * first) {
       return {
         why: `the baseline's median time to first token was ${formatMs(ttft)} ms, of which its own prompt processing was ${formatMs(own2)} ms: ${Math.round(wait / ttft * 100)}% was waiting in its queue`,
-        fix: loadFix(card)
+        fix: loadFix(card),
+        ...slotsOf(card)
       };
     }
   }
@@ -70362,16 +70531,23 @@ function detectQueueBound(card) {
   if (late - early >= MIN_GROWTH_MS && late >= GROWTH * early) {
     return {
       why: `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ${formatMs(late)} ms for the last: requests arrived faster than it served them`,
-      fix: loadFix(card)
+      fix: loadFix(card),
+      ...slotsOf(card)
     };
   }
   return null;
+}
+function slotsOf(card) {
+  return card.settings.slotsChanged ? { slotsChanged: card.settings.slotsChanged } : {};
 }
 
 // src/scorecard/render/render-queue-bound-notice.ts
 function describeQueueBound(card) {
   const found = detectQueueBound(card);
   if (!found) return null;
+  if (found.slotsChanged) {
+    return `Queue-bound round: ${found.why}. The pull request changes the engine's parallel slots (${found.slotsChanged}): draining that queue is what it speeds up, so the score is its effect at this load, not noise; ${found.fix}.`;
+  }
   return `Queue-bound round: ${found.why}. The score measures how the queue drains, which a small change in speed swings widely, not the patch; ${found.fix}.`;
 }
 function renderQueueBoundNotice(card) {
@@ -70390,7 +70566,7 @@ function renderUnchangedNotice(card) {
 }
 
 // src/scorecard/render/render-commits-section.ts
-var short = (sha2) => sha2 ? `\`${sha2.slice(0, 12)}\`` : "\u2014";
+var short = (sha3) => sha3 ? `\`${sha3.slice(0, 12)}\`` : "\u2014";
 function seconds(ms2) {
   return ms2 === null ? "" : ` in ${(ms2 / 1e3).toFixed(1)} s`;
 }
@@ -70491,6 +70667,11 @@ function renderScenarioQueueNotice(description) {
   const bound = description.rows.filter((row) => describeQueueBound(row.card) !== null).map((row) => escapeInline(row.name));
   if (bound.length === 0) return "";
   const which = bound.length === 1 ? `Scenario ${bound[0]} was` : `Scenarios ${bound.join(", ")} were`;
+  const slots = description.rows.find((row) => row.card.settings.slotsChanged)?.card.settings.slotsChanged;
+  if (slots) {
+    return `> [!NOTE]
+> **Queue-bound**: ${which} queue-bound, and the pull request changes the engine's parallel slots (${escapeInline(slots)}): draining that queue is what it speeds up, so ${bound.length === 1 ? "its" : "their"} score is its effect at that load, not noise. ${bound.length === 1 ? "Its section" : "Each one's section"} below says more.`;
+  }
   return `> [!WARNING]
 > **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} below says why and the setting that fixes it.`;
 }
@@ -70594,12 +70775,18 @@ function describeScenarios(card) {
   const rows = scenarios.map((scenario, index) => describeRow(scenario, judgements[index], maxRegression, noVerdict));
   const roundReasons = card.gate.passed ? [] : card.gate.reasons.filter((reason) => !scenarios.some((scenario) => reason.startsWith(`${scenario.name}: `)));
   const nothingScored = scenarios.every((scenario) => scenario.card.roundScore === null);
-  const leadsWithFailure = card.failure !== null && (noVerdict || nothingScored);
-  if (leadsWithFailure)
+  const leadsWithFailure = card.failure !== null;
+  if (card.failure !== null && (noVerdict || nothingScored))
     return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows, roundReasons };
   const passed = rows.filter((row) => row.judgement.passed).length;
   const mark = noVerdict ? "\u26A0\uFE0F" : card.gate.passed ? "\u2705" : "\u274C";
-  const news = card.failure ? describeFailureCause(card.failure) : describeOutcomes(rows);
+  if (card.failure) {
+    const event = describeFailureEvent(card.failure);
+    const cause = card.failure.label === "" ? event : `${event} (${card.failure.label})`;
+    const headline = `${mark} ${cause.charAt(0).toUpperCase()}${cause.slice(1)} \u2014 ${passed} of ${rows.length} scenarios passed`;
+    return { headline, leadsWithFailure, rows, roundReasons };
+  }
+  const news = describeOutcomes(rows);
   const but = roundReasons[0] ? `, but ${roundReasons[0].split(": ")[0]}` : "";
   return { headline: `${mark} ${passed} of ${rows.length} scenarios passed${but} \u2014 ${news}`, leadsWithFailure, rows, roundReasons };
 }
@@ -70637,17 +70824,17 @@ ${gpu}`}`);
 function renderWith(card, limits) {
   const { headline } = describeVerdict(card, { firstReasonOnly: true });
   const summary = renderSummaryTable(card);
-  const failure2 = renderFailureSection(card, { logLines: limits.logLines, heading: summary !== "" });
+  const failure2 = renderFailureSection(card, { logLines: limits.logLines, heading: false });
   const sections = [
     CARD_MARKER,
     `## ${escapeInline(headline)}`,
     renderFactsLine(card),
-    summary === "" ? failure2 : summary,
+    failure2,
+    summary,
     renderQueueBoundNotice(card),
     renderUnchangedNotice(card),
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),
-    summary === "" ? "" : failure2,
     renderScoreChart(card),
     // Why some unscored prompts are no evidence against the patch: the baseline's own answers varied.
     renderAnswerVariation(card),
@@ -70672,6 +70859,7 @@ function renderScenariosWith(card, scenarios, limits) {
     renderFactsLine(card),
     scenarios.leadsWithFailure ? failure2 : "",
     renderScenarioTable(scenarios),
+    renderScenarioBars(card),
     // The question set was answered in the starts every scenario shares: its rows once, for the round.
     renderQualityLead(card),
     renderScenarioRoundReasons(scenarios),
@@ -71968,13 +72156,13 @@ async function resolveRoundCommits(config2, request3) {
   }
   const resolved = { base: "", head: "" };
   for (const which of ["base", "head"]) {
-    const sha2 = await resolveCommit(repoDir, request3[which]);
-    if (!sha2) {
+    const sha3 = await resolveCommit(repoDir, request3[which]);
+    if (!sha3) {
       throw new ConfigError(
         `${labels[which]}: expected a commit of the repository at ${repoDir}, got ${describeValue(request3[which], 200)}, which it does not have (fetch it first, such as git fetch origin ${request3[which]})`
       );
     }
-    resolved[which] = sha2;
+    resolved[which] = sha3;
   }
   const mergeBase = await findMergeBase(repoDir, resolved.base, resolved.head);
   if (!mergeBase) {
@@ -72755,36 +72943,932 @@ function mergeShardCards(cards, options) {
   });
 }
 
+// src/git/list-first-parent-commits.ts
+var NotFirstParentError = class extends Error {
+  constructor(good, bad) {
+    super(
+      `${good.slice(0, 12)} is not on the first-parent history of ${bad.slice(0, 12)}: a bisection of main needs a good commit that main itself was at (a merge commit or a commit pushed to main), not one of a merged branch`
+    );
+    this.good = good;
+    this.bad = bad;
+    this.name = "NotFirstParentError";
+  }
+  good;
+  bad;
+};
+var FIELD = "";
+async function listFirstParentCommits(repoDir, good, bad, signal) {
+  const format = `--format=%H${FIELD}%cI${FIELD}%s`;
+  const read = async (args) => (await gitText(repoDir, ["log", "--first-parent", "--reverse", format, ...args], signal ? { signal } : {})).split("\n").filter((line) => line !== "").map((line) => {
+    const [sha3 = "", committedAt = "", subject = ""] = line.split(FIELD);
+    return { sha: sha3, committedAt, subject };
+  });
+  const [start] = await read(["-1", "--no-walk", good]);
+  if (!start) throw new NotFirstParentError(good, bad);
+  if (start.sha === bad) return [start];
+  const after = await read([`${good}..${bad}`]);
+  const first = after[0];
+  if (!first) throw new NotFirstParentError(good, bad);
+  const parent = await gitText(repoDir, ["rev-parse", "--verify", `${first.sha}^1`], signal ? { signal } : {});
+  if (parent !== start.sha) throw new NotFirstParentError(good, bad);
+  return [start, ...after];
+}
+async function findFirstParentCommitBefore(repoDir, head, days, signal) {
+  const options = signal ? { signal } : {};
+  const headTime = Number(await gitText(repoDir, ["log", "-1", "--format=%ct", head], options));
+  const before = headTime - days * 86400;
+  const sha3 = await gitText(repoDir, ["rev-list", "-1", "--first-parent", `--before=${before}`, head], options);
+  return /^[0-9a-f]{40}$/.test(sha3) ? sha3 : null;
+}
+
+// src/watch/watch-state.ts
+var sha2 = external_exports.string().regex(/^[0-9a-f]{40}$/, { error: "expected a full commit SHA" });
+var watchStateSchema = external_exports.object({
+  version: external_exports.literal(1),
+  /** The commit drift rounds are measured against. */
+  good: sha2,
+  /** When it became the good commit (ISO 8601) and why. */
+  goodSince: external_exports.string(),
+  goodBecause: external_exports.string().max(500),
+  /** The drifts found and reported, newest last (the last 50 kept). */
+  reported: external_exports.array(
+    external_exports.object({
+      good: sha2,
+      bad: sha2,
+      at: external_exports.string(),
+      scenarios: external_exports.array(external_exports.object({ name: external_exports.string().nullable(), score: external_exports.number(), low: external_exports.number(), high: external_exports.number() })),
+      /** The bisection's conclusion, when the watch bisected. */
+      outcome: external_exports.string().max(2e3).nullable()
+    })
+  ).max(50),
+  /** The last round the watch ran. */
+  last: external_exports.object({ head: sha2, at: external_exports.string(), alarm: external_exports.boolean(), failed: external_exports.boolean() }).nullable(),
+  /**
+   * The drift rounds measured against the present good commit, oldest first (the last 200): the series the
+   * change-point method reads. Emptied when the good commit moves, since its scores are against another commit.
+   */
+  series: external_exports.array(
+    external_exports.object({ head: sha2, at: external_exports.string(), scores: external_exports.array(external_exports.object({ name: external_exports.string().nullable(), score: external_exports.number().positive() })) })
+  ).max(200).default([])
+});
+function parseWatchState(text5, source) {
+  let value;
+  try {
+    value = JSON.parse(text5);
+  } catch (error62) {
+    throw new Error(`${source}: expected the watch's JSON state, ${error62.message}`);
+  }
+  const parsed = watchStateSchema.safeParse(value);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(
+      `${source}: expected the watch's state (version 1), ${first ? `${first.path.join(".") || "the file"}: ${first.message}` : "invalid"}; delete the file to start the watch again from watch.since`
+    );
+  }
+  return parsed.data;
+}
+function startWatchState(good, because, now) {
+  return { version: 1, good, goodSince: now.toISOString(), goodBecause: because, reported: [], last: null, series: [] };
+}
+function advanceWatchState(state, round) {
+  const { judgement, head, now } = round;
+  const at = now.toISOString();
+  const last = { head, at, alarm: judgement.alarm, failed: judgement.failed };
+  if (judgement.failed) return { ...state, last };
+  if (round.change) {
+    const { change } = round;
+    return {
+      ...state,
+      good: head,
+      goodSince: at,
+      goodBecause: `a change point in the series (${change.before.slice(0, 12)}..${change.after.slice(0, 12)}, p ${change.pValue.toFixed(3)}) was reported; later rounds are measured against the slower main`,
+      reported: [
+        ...state.reported,
+        {
+          good: change.before,
+          bad: change.after,
+          at,
+          scenarios: [{ name: change.scenario, score: change.score, low: change.score, high: change.score }],
+          outcome: round.outcome
+        }
+      ].slice(-50),
+      last,
+      series: []
+    };
+  }
+  if (judgement.alarm) {
+    const scenarios = judgement.drifted.flatMap(
+      (entry) => entry.estimate ? [
+        {
+          name: entry.name,
+          score: entry.estimate.score,
+          low: entry.estimate.interval?.low ?? entry.estimate.score,
+          high: entry.estimate.interval?.high ?? entry.estimate.score
+        }
+      ] : []
+    );
+    return {
+      ...state,
+      good: head,
+      goodSince: at,
+      goodBecause: `a drift from ${round.good.slice(0, 12)} was reported; later rounds are measured against the slower main`,
+      reported: [...state.reported, { good: round.good, bad: head, at, scenarios, outcome: round.outcome }].slice(-50),
+      last,
+      series: []
+    };
+  }
+  if (judgement.improved && head !== state.good) {
+    return {
+      ...state,
+      good: head,
+      goodSince: at,
+      goodBecause: `faster than ${round.good.slice(0, 12)} in every scenario`,
+      last,
+      series: []
+    };
+  }
+  return { ...state, last, series: appendSeries(state, round) };
+}
+function appendSeries(state, round) {
+  if (round.good !== state.good || round.judgement.failed) return state.series;
+  const scores = round.judgement.scenarios.flatMap((entry) => entry.estimate ? [{ name: entry.name, score: entry.estimate.score }] : []);
+  return [...state.series, { head: round.head, at: round.now.toISOString(), scores }].slice(-200);
+}
+
+// src/round/run-watch.ts
+import { readFile as readFile10 } from "node:fs/promises";
+import { resolve as resolve7 } from "node:path";
+
+// src/watch/judge-drift.ts
+function rangeOf(estimate) {
+  return estimate.interval ?? { low: estimate.score, high: estimate.score };
+}
+function judgeScenarioDrift(estimate, maxDrift) {
+  if (estimate === null) return "none";
+  const { low, high } = rangeOf(estimate);
+  if (high < maxDrift) return "drifted";
+  if (low >= maxDrift) return "within";
+  return "unclear";
+}
+function judgeDrift(estimates, maxDrift) {
+  const scenarios = estimates.map((entry) => ({ ...entry, verdict: judgeScenarioDrift(entry.estimate, maxDrift) }));
+  const drifted = scenarios.filter((entry) => entry.verdict === "drifted").sort((a, b) => (a.estimate?.score ?? 1) - (b.estimate?.score ?? 1));
+  const scored = scenarios.filter((entry) => entry.estimate !== null);
+  return {
+    scenarios,
+    drifted,
+    alarm: drifted.length > 0,
+    failed: scored.length === 0,
+    improved: scored.length === scenarios.length && scored.every((entry) => entry.estimate !== null && rangeOf(entry.estimate).low > 1)
+  };
+}
+
+// src/watch/scenario-estimates.ts
+function scenarioLabel(name) {
+  return name ?? "the round";
+}
+function estimateOf(card) {
+  if (card.roundScore === null || !(card.roundScore > 0)) return null;
+  return {
+    score: card.roundScore,
+    interval: card.scoreInterval ? { low: card.scoreInterval.low, high: card.scoreInterval.high } : null
+  };
+}
+function readScenarioEstimates(card) {
+  if (card.scenarios && card.scenarios.length > 0) {
+    return card.scenarios.map((scenario) => ({ name: scenario.name, estimate: estimateOf(scenario.card) }));
+  }
+  return [{ name: null, estimate: estimateOf(card) }];
+}
+function findScenarioEstimate(estimates, name) {
+  return estimates.find((entry) => entry.name === name)?.estimate ?? null;
+}
+
+// src/scoring/detect-change-point.ts
+function bestSplit(values, start, end, minSegment) {
+  const n = end - start;
+  if (n < 2 * minSegment) return null;
+  const at = (i) => values[start + i] ?? 0;
+  const rowBefore = new Array(n).fill(0);
+  const rowAfter = new Array(n).fill(0);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const d = Math.abs(at(i) - at(j));
+      rowBefore[j] = (rowBefore[j] ?? 0) + d;
+      rowAfter[i] = (rowAfter[i] ?? 0) + d;
+      total += d;
+    }
+  }
+  let left = 0;
+  let cross = 0;
+  let right = total;
+  let best = null;
+  for (let tau = 1; tau < n; tau++) {
+    const moved = tau - 1;
+    left += rowBefore[moved] ?? 0;
+    right -= rowAfter[moved] ?? 0;
+    cross += (rowAfter[moved] ?? 0) - (rowBefore[moved] ?? 0);
+    const m = tau;
+    const k = n - tau;
+    if (m < minSegment || k < minSegment) continue;
+    const pairs = (count6) => count6 * (count6 - 1) / 2;
+    const energy = 2 * cross / (m * k) - (pairs(m) > 0 ? left / pairs(m) : 0) - (pairs(k) > 0 ? right / pairs(k) : 0);
+    const statistic = m * k / (m + k) * energy;
+    if (best === null || statistic > best.statistic) best = { index: start + tau, statistic };
+  }
+  return best;
+}
+function mean(values, start, end) {
+  let sum = 0;
+  for (let i = start; i < end; i++) sum += values[i] ?? 0;
+  return end > start ? sum / (end - start) : Number.NaN;
+}
+function permutationPValue(values, start, end, observed, options, random) {
+  const segment = values.slice(start, end);
+  let asLarge = 0;
+  for (let round = 0; round < options.permutations; round++) {
+    for (let i = segment.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      const swap = segment[i] ?? 0;
+      segment[i] = segment[j] ?? 0;
+      segment[j] = swap;
+    }
+    const split = bestSplit(segment, 0, segment.length, options.minSegment);
+    if (split && split.statistic >= observed * (1 - 1e-12)) asLarge++;
+  }
+  return (1 + asLarge) / (1 + options.permutations);
+}
+function detectChangePoints(values, options) {
+  if (!values.every((value) => Number.isFinite(value))) throw new Error("detectChangePoints: every value must be a finite number");
+  if (!Number.isInteger(options.minSegment) || options.minSegment < 1) throw new Error("detectChangePoints: minSegment must be 1 or more");
+  const random = createSeededRandom(options.seed ?? 1592639710);
+  const bounds = [0, values.length];
+  const found = [];
+  for (; ; ) {
+    let candidate = null;
+    for (let segment = 0; segment + 1 < bounds.length; segment++) {
+      const start2 = bounds[segment] ?? 0;
+      const end2 = bounds[segment + 1] ?? 0;
+      const split2 = bestSplit(values, start2, end2, options.minSegment);
+      if (split2 && (candidate === null || split2.statistic > candidate.split.statistic)) candidate = { split: split2, start: start2, end: end2 };
+    }
+    if (!candidate || candidate.split.statistic <= 0) break;
+    const { split, start, end } = candidate;
+    const pValue = permutationPValue(values, start, end, split.statistic, options, random);
+    if (pValue > options.maxPValue) break;
+    found.push({
+      index: split.index,
+      pValue,
+      statistic: split.statistic,
+      meanBefore: mean(values, start, split.index),
+      meanAfter: mean(values, split.index, end)
+    });
+    bounds.push(split.index);
+    bounds.sort((a, b) => a - b);
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
+// src/watch/find-series-change.ts
+function findSeriesChange(series, settings) {
+  if (!settings.enabled) return null;
+  const names = [...new Set(series.flatMap((entry) => entry.scores.map((score) => score.name)))];
+  let found = null;
+  for (const name of names) {
+    const points2 = series.flatMap((entry, at) => {
+      const score = entry.scores.find((candidate) => candidate.name === name)?.score;
+      return score === void 0 ? [] : [{ at, head: entry.head, value: Math.log(score) }];
+    });
+    if (points2.length < 2 * settings.minSegment) continue;
+    const changes = detectChangePoints(
+      points2.map((point) => point.value),
+      { maxPValue: settings.maxPValue, minSegment: settings.minSegment, permutations: settings.permutations }
+    );
+    for (const change2 of changes) {
+      const score = Math.exp(change2.meanAfter - change2.meanBefore);
+      const before = points2[change2.index - 1];
+      const after = points2[change2.index];
+      if (!before || !after || score > 1 - settings.minChange) continue;
+      if (!found || after.at > found.at)
+        found = { scenario: name, before: before.head, after: after.head, score, pValue: change2.pValue, at: after.at };
+    }
+  }
+  if (!found) return null;
+  const { at: _at, ...change } = found;
+  return change;
+}
+
+// src/scoring/pool-round-estimates.ts
+var Z952 = 1.959964;
+var MIN_LOG_SE = 5e-4;
+function logStandardError(interval) {
+  return Math.max(MIN_LOG_SE, (Math.log(interval.high) - Math.log(interval.low)) / (2 * Z952));
+}
+function poolRoundEstimates(estimates) {
+  const scored = estimates.filter((estimate) => Number.isFinite(estimate.score) && estimate.score > 0);
+  if (scored.length === 0) return null;
+  const withInterval = scored.filter(
+    (estimate) => estimate.interval !== null && estimate.interval.low > 0 && estimate.interval.high >= estimate.interval.low
+  );
+  if (withInterval.length === 0) {
+    const meanLog = scored.reduce((sum, estimate) => sum + Math.log(estimate.score), 0) / scored.length;
+    return { score: Math.exp(meanLog), interval: null, rounds: scored.length };
+  }
+  if (withInterval.length === 1) {
+    const only = withInterval[0];
+    if (only) return { score: only.score, interval: { ...only.interval }, rounds: 1 };
+  }
+  let weights = 0;
+  let weighted = 0;
+  for (const estimate of withInterval) {
+    const weight = 1 / logStandardError(estimate.interval) ** 2;
+    weights += weight;
+    weighted += weight * Math.log(estimate.score);
+  }
+  const mean2 = weighted / weights;
+  const se = 1 / Math.sqrt(weights);
+  return {
+    score: Math.exp(mean2),
+    interval: { low: Math.exp(mean2 - Z952 * se), high: Math.exp(mean2 + Z952 * se) },
+    rounds: withInterval.length
+  };
+}
+
+// src/watch/plan-bisection.ts
+function stepKey(purpose, index, attempt) {
+  return `${purpose}-${index}-${attempt}`;
+}
+function probeIndices(lo, hi, parallel) {
+  const inside2 = hi - lo - 1;
+  if (inside2 <= 0) return [];
+  const count6 = Math.min(Math.max(1, parallel), inside2);
+  if (count6 === 1) return [Math.floor((lo + hi) / 2)];
+  const indices = /* @__PURE__ */ new Set();
+  for (let k = 1; k <= count6; k++) indices.add(Math.min(hi - 1, Math.max(lo + 1, Math.round(lo + k * (hi - lo) / (count6 + 1)))));
+  return [...indices].sort((a, b) => a - b);
+}
+function shareOf(pooled, drift) {
+  const total = Math.log(drift);
+  const { low, high } = rangeOf(pooled);
+  return { value: Math.log(pooled.score) / total, low: Math.log(high) / total, high: Math.log(low) / total };
+}
+function planBisection(setup, records) {
+  const { commits, drift } = setup;
+  const n = commits.length - 1;
+  if (n < 1) throw new Error("planBisection: the range needs the good and the bad commit");
+  const commit = (index) => commits[index] ?? "";
+  const bar2 = Math.sqrt(Math.min(drift.score, 1));
+  const driftRange = rangeOf(drift);
+  const roundsOf = (purpose, index) => records.filter((record2) => record2.purpose === purpose && record2.index === index);
+  const maxRounds = 1 + setup.maxRepeats;
+  const judgeProbe = (index) => {
+    const rounds = roundsOf("probe", index);
+    const pooled = poolRoundEstimates(rounds.flatMap((round) => round.estimate ? [round.estimate] : []));
+    if (!pooled) return { pooled, attempts: rounds.length, verdict: "failed", share: null };
+    const { low, high } = rangeOf(pooled);
+    const verdict = high < bar2 ? "bad" : low >= bar2 ? "good" : "unclear";
+    return { pooled, attempts: rounds.length, verdict, share: drift.score < 1 ? shareOf(pooled, drift.score) : null };
+  };
+  const judgeParent = (rounds, attempts) => {
+    const pooled = poolRoundEstimates(rounds);
+    if (!pooled) return { pooled, attempts, verdict: "failed", share: null };
+    const share2 = shareOf(pooled, drift.score);
+    const verdict = share2.low >= setup.explainShare ? "explains" : share2.high < setup.explainShare ? "partial" : "unclear";
+    return { pooled, attempts, verdict, share: share2 };
+  };
+  const planned = (purpose, index, attempt, base) => ({
+    key: stepKey(purpose, index, attempt),
+    purpose,
+    index,
+    attempt,
+    base: commit(base),
+    head: commit(index)
+  });
+  const steps = judgeAll(setup, records, judgeProbe, judgeParent);
+  const done = (lo2, hi2, outcome) => ({ bar: bar2, lo: lo2, hi: hi2, next: [], outcome, steps });
+  if (driftRange.high >= 1) return done(0, n, { kind: "no-drift" });
+  let lo = 0;
+  let hi = n;
+  while (hi - lo > 1) {
+    const probes = probeIndices(lo, hi, setup.parallel).map((index) => ({ index, ...judgeProbe(index) }));
+    const next = probes.filter(
+      (probe) => probe.attempts === 0 || (probe.verdict === "unclear" || probe.verdict === "failed") && probe.attempts < maxRounds
+    ).map((probe) => planned("probe", probe.index, probe.attempts + 1, 0));
+    if (next.length > 0) return { bar: bar2, lo, hi, next, outcome: null, steps };
+    const firstBad = probes.find((probe) => probe.verdict === "bad")?.index ?? hi;
+    const lastGood = probes.filter((probe) => probe.index < firstBad && probe.verdict === "good").at(-1)?.index ?? lo;
+    const stuck = probes.find((probe) => probe.index > lastGood && probe.index < firstBad);
+    if (stuck) {
+      if (stuck.verdict === "unclear" && stuck.pooled && isPartWay(stuck.pooled, driftRange.high)) {
+        return done(lastGood, firstBad, { kind: "gradual", evidence: "part-way-level", at: stuck.index, from: 0, to: n });
+      }
+      return done(lastGood, firstBad, {
+        kind: "range",
+        from: lastGood,
+        to: firstBad,
+        unresolved: stuck.index,
+        why: stuck.verdict === "failed" ? "failed" : "straddles"
+      });
+    }
+    lo = lastGood;
+    hi = firstBad;
+  }
+  const parent = hi - 1;
+  let judged;
+  if (parent === 0) {
+    const probeRounds = roundsOf("probe", hi).flatMap((round) => round.estimate ? [round.estimate] : []);
+    judged = judgeParent(hi === n ? [drift, ...probeRounds] : probeRounds, Math.max(1, probeRounds.length));
+  } else {
+    const rounds = roundsOf("parent", hi);
+    judged = judgeParent(
+      rounds.flatMap((round) => round.estimate ? [round.estimate] : []),
+      rounds.length
+    );
+    if (rounds.length === 0 || (judged.verdict === "unclear" || judged.verdict === "failed") && rounds.length < maxRounds) {
+      return { bar: bar2, lo, hi, next: [planned("parent", hi, rounds.length + 1, parent)], outcome: null, steps };
+    }
+  }
+  if (judged.verdict === "explains" && judged.share) return done(lo, hi, { kind: "single", firstBad: hi, parent, share: judged.share });
+  if (judged.verdict === "partial") return done(lo, hi, { kind: "gradual", evidence: "first-bad-explains-little", at: hi, from: 0, to: n });
+  return done(lo, hi, {
+    kind: "range",
+    from: parent,
+    to: hi,
+    unresolved: hi,
+    why: judged.verdict === "failed" ? "failed" : "share-straddles"
+  });
+}
+function isPartWay(pooled, driftHigh) {
+  const { low, high } = rangeOf(pooled);
+  return high < 1 && low > driftHigh;
+}
+function judgeAll(setup, records, judgeProbe, judgeParent) {
+  const seen = /* @__PURE__ */ new Set();
+  const steps = [];
+  for (const record2 of records) {
+    const id = `${record2.purpose}-${record2.index}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const head = setup.commits[record2.index] ?? "";
+    if (record2.purpose === "probe") {
+      steps.push({ purpose: "probe", index: record2.index, base: setup.commits[0] ?? "", head, ...judgeProbe(record2.index) });
+    } else {
+      const rounds = records.filter((other) => other.purpose === "parent" && other.index === record2.index);
+      const judged = judgeParent(
+        rounds.flatMap((round) => round.estimate ? [round.estimate] : []),
+        rounds.length
+      );
+      steps.push({ purpose: "parent", index: record2.index, base: setup.commits[record2.index - 1] ?? "", head, ...judged });
+    }
+  }
+  return steps;
+}
+
+// src/round/run-bisection.ts
+var RangeRoundFailedError = class extends Error {
+  constructor(message, card) {
+    super(message);
+    this.card = card;
+    this.name = "RangeRoundFailedError";
+  }
+  card;
+};
+function pickFollowedScenario(card, named2) {
+  const estimates = readScenarioEstimates(card);
+  if (named2 !== void 0 && named2 !== null) {
+    const drift = findScenarioEstimate(estimates, named2);
+    return drift ? { name: named2, drift } : null;
+  }
+  const slower = estimates.flatMap((entry) => entry.estimate ? [{ name: entry.name, drift: entry.estimate }] : []).filter((entry) => rangeOf(entry.drift).high < 1).sort((a, b) => a.drift.score - b.drift.score);
+  return slower[0] ?? estimates.flatMap((entry) => entry.estimate ? [{ name: entry.name, drift: entry.estimate }] : [])[0] ?? null;
+}
+async function runLocalBisection(options) {
+  const commits = await listFirstParentCommits(options.repoDir, options.good, options.bad, options.signal);
+  const shas = commits.map((commit) => commit.sha);
+  const rangeCard = options.rangeCard ?? await options.runRound({ base: options.good, head: options.bad, label: "the range round (bad against good)" });
+  if (!options.rangeCard) await options.onRound?.("range", rangeCard);
+  const followed = pickFollowedScenario(rangeCard, options.scenario);
+  if (!followed) {
+    throw new RangeRoundFailedError(
+      options.scenario ? `the range round has no score for scenario ${JSON.stringify(options.scenario)}: name one the round config has, or leave --scenario out` : "the range round scored nothing (see its card): there is no drift to bisect",
+      rangeCard
+    );
+  }
+  const setup = {
+    commits: shas,
+    drift: followed.drift,
+    maxRepeats: options.maxRepeats,
+    explainShare: options.explainShare,
+    parallel: 1
+  };
+  const records = [];
+  const cards = /* @__PURE__ */ new Map();
+  let plan = planBisection(setup, records);
+  while (!plan.outcome) {
+    for (const step of plan.next) {
+      if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error("cancelled");
+      const card = await options.runRound({ base: step.base, head: step.head, label: `step ${step.key}` });
+      cards.set(step.key, card);
+      records.push({
+        purpose: step.purpose,
+        index: step.index,
+        attempt: step.attempt,
+        estimate: findScenarioEstimate(readScenarioEstimates(card), followed.name)
+      });
+      await options.onRound?.(step.key, card);
+    }
+    plan = planBisection(setup, records);
+  }
+  options.logger.info(`bisection of ${options.good.slice(0, 12)}..${options.bad.slice(0, 12)}: ${plan.outcome.kind}`);
+  return { commits, scenario: followed.name, rangeCard, setup, records, cards, plan };
+}
+
+// src/round/run-watch.ts
+async function readWatchSettings(configPath) {
+  const path = resolve7(configPath);
+  let text5;
+  try {
+    text5 = await readFile10(path, "utf8");
+  } catch (error62) {
+    throw new ConfigError(
+      `config: expected a readable round config file, could not read ${path} (${error62.code ?? "?"})`
+    );
+  }
+  return parseRoundConfigYaml(text5, path).watch ?? DEFAULT_WATCH;
+}
+async function resolveWatchBase(options) {
+  const { repoDir, head } = options;
+  let base;
+  if (options.given !== null) {
+    const sha3 = await resolveCommit(repoDir, options.given);
+    if (!sha3)
+      throw new ConfigError(
+        `${options.labels.given}: expected a commit of the repository at ${repoDir}, got ${JSON.stringify(options.given)}`
+      );
+    base = { good: sha3, from: "given", because: `named by ${options.labels.given}` };
+  } else if (options.state) {
+    base = { good: options.state.good, from: "state", because: `the last commit the watch found good (${options.state.goodBecause})` };
+  } else {
+    const since = options.since;
+    let sha3;
+    let because;
+    if ("days" in since) {
+      sha3 = await findFirstParentCommitBefore(repoDir, head, since.days);
+      because = `main's commit ${since.days} day${since.days === 1 ? "" : "s"} before the head (${options.labels.since})`;
+      if (!sha3) {
+        throw new ConfigError(
+          `${options.labels.since}: main's history before ${head.slice(0, 12)} is younger than ${since.days} days; set watch.since to a tag or a commit, or name the good commit`
+        );
+      }
+    } else if ("tag" in since) {
+      sha3 = await resolveCommit(repoDir, `refs/tags/${since.tag}`);
+      because = `the tag ${since.tag} (${options.labels.since})`;
+      if (!sha3)
+        throw new ConfigError(`${options.labels.since}: expected a tag of the repository at ${repoDir}, got ${JSON.stringify(since.tag)}`);
+    } else {
+      sha3 = await resolveCommit(repoDir, since.commit);
+      because = `the commit ${since.commit} (${options.labels.since})`;
+      if (!sha3)
+        throw new ConfigError(
+          `${options.labels.since}: expected a commit of the repository at ${repoDir}, got ${JSON.stringify(since.commit)}`
+        );
+    }
+    base = { good: sha3, from: "since", because };
+  }
+  if (!await isAncestor(repoDir, base.good, head)) {
+    throw new ConfigError(
+      `${base.from === "given" ? options.labels.given : base.from === "state" ? "the watch's state" : options.labels.since}: ${base.good.slice(0, 12)} is not an ancestor of main's head ${head.slice(0, 12)}: the watch measures main against an earlier main (was main's history rewritten? delete the state file, or name the good commit)`
+    );
+  }
+  return base;
+}
+async function runWatch(options) {
+  const { base, head, watch } = options;
+  const state = options.state ?? startWatchState(base.good, base.because, options.now());
+  if (base.good === head) {
+    options.logger.info(`main's head ${head.slice(0, 12)} is the good commit: nothing has merged since, nothing to measure`);
+    return { base, head, card: null, judgement: null, change: null, state, bisection: null };
+  }
+  const card = await options.runRound({ base: base.good, head, label: "the drift round" });
+  const judgement = judgeDrift(readScenarioEstimates(card), watch.maxDrift);
+  const change = judgement.alarm || judgement.failed ? null : findSeriesChange(appendSeries(state, { good: base.good, head, judgement, now: options.now() }), watch.changePoint);
+  if (change) {
+    options.logger.info(
+      `change point: ${change.scenario ?? "the round"} ${((1 - change.score) * 100).toFixed(1)}% slower between ${change.before.slice(0, 12)} and ${change.after.slice(0, 12)} (p ${change.pValue.toFixed(3)})`
+    );
+  }
+  let bisection = null;
+  if (change && options.bisect) {
+    bisection = await runLocalBisection({
+      repoDir: options.repoDir,
+      good: change.before,
+      bad: change.after,
+      scenario: change.scenario,
+      maxRepeats: watch.maxRepeats,
+      explainShare: watch.explainShare,
+      runRound: options.runRound,
+      logger: options.logger,
+      ...options.signal ? { signal: options.signal } : {}
+    });
+  }
+  if (judgement.alarm && options.bisect) {
+    bisection = await runLocalBisection({
+      repoDir: options.repoDir,
+      good: base.good,
+      bad: head,
+      scenario: judgement.drifted[0]?.name ?? null,
+      rangeCard: card,
+      maxRepeats: watch.maxRepeats,
+      explainShare: watch.explainShare,
+      runRound: options.runRound,
+      logger: options.logger,
+      ...options.signal ? { signal: options.signal } : {}
+    });
+  }
+  const outcome = bisection?.plan.outcome ? describeOutcomeShort(bisection) : null;
+  const next = advanceWatchState(state, { good: base.good, head, judgement, outcome, change, now: options.now() });
+  return { base, head, card, judgement, change, state: next, bisection };
+}
+function describeOutcomeShort(bisection) {
+  const outcome = bisection.plan.outcome;
+  const sha3 = (index) => bisection.commits[index]?.sha.slice(0, 12) ?? "?";
+  switch (outcome?.kind) {
+    case "single":
+      return `single merge ${sha3(outcome.firstBad)} (${Math.round(outcome.share.value * 100)}% of the drift)`;
+    case "gradual":
+      return `gradual drift over ${sha3(outcome.from)}..${sha3(outcome.to)}`;
+    case "range":
+      return `range ${sha3(outcome.from)}..${sha3(outcome.to)} (${sha3(outcome.unresolved)} unresolved)`;
+    case "no-drift":
+      return "no drift to bisect";
+    default:
+      return "unfinished";
+  }
+}
+
+// src/round/write-watch-report.ts
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { join as join10 } from "node:path";
+
+// src/history/render-bisection.ts
+function describeChange(score) {
+  const percent2 = Math.abs(1 - score) * 100;
+  if (percent2 < 0.05) return "no change";
+  return `${percent2.toFixed(1)}% ${score < 1 ? "slower" : "faster"}`;
+}
+function describeInterval2(interval) {
+  if (!interval) return "no interval";
+  if (interval.high < 1) return `[${((1 - interval.high) * 100).toFixed(1)}%, ${((1 - interval.low) * 100).toFixed(1)}%] slower`;
+  return `[${interval.low.toFixed(3)}\xD7, ${interval.high.toFixed(3)}\xD7]`;
+}
+function describeEstimate(estimate) {
+  const { interval } = estimate;
+  const change = describeChange(estimate.score);
+  if (interval && interval.high < 1)
+    return `${change} [${((1 - interval.high) * 100).toFixed(1)}%, ${((1 - interval.low) * 100).toFixed(1)}%]`;
+  return `${change} ${describeInterval2(interval)}`;
+}
+function shortSha(sha3) {
+  return sha3.slice(0, 12);
+}
+function commitRef(report, index) {
+  const commit = report.commits[index];
+  if (!commit) return "?";
+  const code = `\`${shortSha(commit.sha)}\``;
+  const linked = report.commitUrl ? `[${code}](${report.commitUrl(commit.sha)})` : code;
+  const pull = commit.pullRequest ? ` (#${commit.pullRequest.number})` : "";
+  const subject = commit.subject ? ` ${escapeInline(commit.subject.slice(0, 80))}` : "";
+  return `${linked}${pull}${subject}`;
+}
+function mergeName(report, index) {
+  const commit = report.commits[index];
+  const pull = commit?.pullRequest ? `#${commit.pullRequest.number} ` : "";
+  return `${pull}\`${shortSha(commit?.sha ?? "")}\` (merge ${index} of ${report.commits.length - 1} in the range)`;
+}
+function estimateCells(pooled) {
+  if (!pooled) return ["\u2014", "\u2014"];
+  const interval = pooled.interval ? `${pooled.interval.low.toFixed(3)}\xD7 \u2013 ${pooled.interval.high.toFixed(3)}\xD7` : "\u2014";
+  return [`${pooled.score.toFixed(3)}\xD7 (${describeChange(pooled.score)})`, interval];
+}
+var VERDICT_WORDS = {
+  good: "at the good level",
+  bad: "at the bad level",
+  explains: "explains the drift",
+  partial: "explains part of it",
+  unclear: "straddles the bar",
+  failed: "scored nothing"
+};
+function stepName(step) {
+  return step.purpose === "probe" ? `probe ${step.index}` : `parent of ${step.index}`;
+}
+function describeOutcome(report, outcome) {
+  const label = scenarioLabel(report.scenario);
+  const barText = `the bar ${report.plan.bar.toFixed(3)}\xD7 (halfway between 1\xD7 and the drift)`;
+  switch (outcome.kind) {
+    case "single": {
+      const parent = report.plan.steps.find((step) => step.purpose === "parent" && step.index === outcome.firstBad);
+      const pooled = parent?.pooled ?? null;
+      const measured = pooled ? `${label} ${describeEstimate(pooled)} against its parent` : "";
+      return [
+        `**Found: ${mergeName(report, outcome.firstBad)}.** ${measured}${measured ? ", " : ""}${Math.round(outcome.share.value * 100)}% of the drift (between ${Math.round(outcome.share.low * 100)}% and ${Math.round(outcome.share.high * 100)}%).`
+      ];
+    }
+    case "gradual":
+      return [
+        `**Gradual drift: no single merge explains it.** ${label} got ${describeChange(report.drift.score)} over the ${report.commits.length - 1} merges from ${commitRef(report, outcome.from)} to ${commitRef(report, outcome.to)}, ` + (outcome.evidence === "first-bad-explains-little" ? `and the first merge past ${barText}, ${mergeName(report, outcome.at)}, explains less than half of it against its own parent.` : `and ${mergeName(report, outcome.at)} sits part-way: slower than the good commit and faster than the bad one beyond their intervals, so the speed fell both before and after it.`)
+      ];
+    case "range":
+      return [
+        `**Narrowed to a range, not to one merge:** the first bad commit is after ${commitRef(report, outcome.from)} and at or before ${commitRef(report, outcome.to)}. ` + (outcome.why === "straddles" ? `${mergeName(report, outcome.unresolved)} still straddles ${barText} after its repeats, and speedgate does not guess.` : outcome.why === "failed" ? `The rounds of ${mergeName(report, outcome.unresolved)} scored nothing (see their cards).` : `${mergeName(report, outcome.unresolved)} is the first bad commit, but whether it explains most of the drift stays unclear after its repeats.`)
+      ];
+    case "no-drift":
+      return [`**No drift to bisect:** the bad commit against the good one shows ${label} ${describeChange(report.drift.score)}.`];
+  }
+}
+function renderBisection(report) {
+  const { plan } = report;
+  const label = scenarioLabel(report.scenario);
+  const n = report.commits.length - 1;
+  const lines2 = [
+    `## speedgate: ${escapeInline(label)} ${describeChange(report.drift.score)} on main`,
+    "",
+    `${report.trigger}: ${commitRef(report, n)} against ${commitRef(report, 0)}, ${n} merge${n === 1 ? "" : "s"} apart, measured ${label} ${describeEstimate(report.drift)}${report.maxDrift != null ? ` (the watch's bar: ${report.maxDrift.toFixed(2)}\xD7)` : ""}.`,
+    ""
+  ];
+  if (plan.outcome) lines2.push(...describeOutcome(report, plan.outcome));
+  else {
+    const pending = report.pending ?? plan.next.map((step) => step.key);
+    lines2.push(
+      `**Bisecting:** the first bad commit is after ${commitRef(report, plan.lo)} and at or before ${commitRef(report, plan.hi)}; ${pending.length > 0 ? `running ${pending.join(", ")}` : "waiting for the next step"}.`
+    );
+  }
+  if ((report.uncertain ?? []).length > 0) {
+    lines2.push(
+      "",
+      `\u26A0\uFE0F speedgate cannot tell whether ${(report.uncertain ?? []).join(", ")} was dispatched (the app stopped while sending it). It is not sent again; if no run of the watch workflow for it appears, dispatch the workflow by hand with the inputs listed below.`
+    );
+  }
+  const rows = plan.steps.map((step) => {
+    const run2 = report.runs?.get(`${step.purpose}-${step.index}-${step.attempts}`) ?? report.runs?.get(`${step.purpose}-${step.index}-1`);
+    const [score, interval] = estimateCells(step.pooled);
+    const head = report.commits.findIndex((commit) => commit.sha === step.head);
+    const base = report.commits.findIndex((commit) => commit.sha === step.base);
+    return [
+      run2?.url ? `[${stepName(step)}](${run2.url})` : stepName(step),
+      head >= 0 ? commitRef(report, head) : `\`${shortSha(step.head)}\``,
+      base === 0 ? "the good commit" : base >= 0 ? `its parent \`${shortSha(step.base)}\`` : `\`${shortSha(step.base)}\``,
+      score,
+      interval,
+      `${VERDICT_WORDS[step.verdict]}${step.attempts > 1 ? ` (${step.attempts} rounds pooled)` : ""}`,
+      run2?.runner ? escapeInline(run2.runner) : "\u2014"
+    ];
+  });
+  lines2.push(
+    "",
+    `### Steps (${label}; a probe scores a merge against the good commit, the parent round the first bad merge against its parent)`,
+    ""
+  );
+  if (rows.length === 0) lines2.push("No step has landed yet.");
+  else lines2.push(markdownTable([["Step", "Commit", "Against", "Score", "Interval (95%)", "Verdict", "Runner"], ...rows]));
+  lines2.push(
+    "",
+    `How to read this: docs/watching-main.md. A step's bar is ${plan.bar.toFixed(3)}\xD7; a step whose interval straddles it is run again (its rounds pooled) and never guessed.`
+  );
+  return `${lines2.join("\n")}
+`;
+}
+
+// src/round/write-watch-report.ts
+async function writeBisectionReport(dir, bisection, trigger, maxDrift) {
+  await mkdir3(dir, { recursive: true });
+  for (const [key, card] of bisection.cards) await writeScorecard(join10(dir, "steps", key), card);
+  const markdown = renderBisection({
+    scenario: bisection.scenario,
+    commits: bisection.commits.map((commit) => ({ sha: commit.sha, subject: commit.subject })),
+    drift: bisection.setup.drift,
+    plan: bisection.plan,
+    trigger,
+    maxDrift
+  });
+  const json2 = {
+    good: bisection.commits[0]?.sha ?? null,
+    bad: bisection.commits.at(-1)?.sha ?? null,
+    scenario: bisection.scenario,
+    commits: bisection.commits,
+    drift: bisection.setup.drift,
+    bar: bisection.plan.bar,
+    outcome: bisection.plan.outcome,
+    steps: bisection.plan.steps,
+    rounds: bisection.records.map((record2) => {
+      const key = stepKey(record2.purpose, record2.index, record2.attempt);
+      return { key, ...record2, card: join10("steps", key, "scorecard.json") };
+    })
+  };
+  const markdownPath = join10(dir, "bisection.md");
+  const jsonPath = join10(dir, "bisection.json");
+  await writeAtomically(markdownPath, markdown);
+  await writeAtomically(jsonPath, `${JSON.stringify(json2, null, 2)}
+`);
+  return { markdownPath, jsonPath, markdown };
+}
+async function writeWatchReport(outDir, run2, maxDrift) {
+  await mkdir3(outDir, { recursive: true });
+  const cardPaths = run2.card ? await writeScorecard(outDir, run2.card) : null;
+  const bisection = run2.bisection ? await writeBisectionReport(
+    join10(outDir, "bisection"),
+    run2.bisection,
+    run2.change ? "A change point in the watch's series" : "The drift round",
+    run2.change ? null : maxDrift
+  ) : null;
+  const watchPath = join10(outDir, "watch.json");
+  const report = {
+    good: run2.base.good,
+    goodFrom: run2.base.from,
+    goodBecause: run2.base.because,
+    head: run2.head,
+    maxDrift,
+    alarm: run2.judgement?.alarm ?? false,
+    failed: run2.judgement?.failed ?? false,
+    scenarios: run2.judgement?.scenarios ?? [],
+    change: run2.change,
+    bisection: run2.bisection?.plan.outcome ?? null,
+    state: run2.state
+  };
+  await writeAtomically(watchPath, `${JSON.stringify(report, null, 2)}
+`);
+  return { watchPath, cardPaths, bisection };
+}
+
+// src/cli/describe-watch-run.ts
+var VERDICTS = {
+  drifted: "DRIFTED beyond the bar",
+  within: "within the bar",
+  unclear: "straddles the bar",
+  none: "scored nothing"
+};
+function describeWatchRun(run2, maxDrift) {
+  const lines2 = [`good commit: ${run2.base.good.slice(0, 12)} (${run2.base.because})`, `main's head: ${run2.head.slice(0, 12)}`];
+  if (!run2.judgement) {
+    lines2.push("nothing merged since the good commit: no round was run");
+  } else {
+    lines2.push(`drift round, bar ${maxDrift.toFixed(2)}\xD7 (watch.maxDrift):`);
+    for (const entry of run2.judgement.scenarios) {
+      const measured = entry.estimate ? describeEstimate(entry.estimate) : "no score (see the card's failure)";
+      lines2.push(`  ${scenarioLabel(entry.name)}: ${measured}: ${VERDICTS[entry.verdict]}`);
+    }
+    if (run2.change) {
+      lines2.push(
+        `CHANGE POINT: ${scenarioLabel(run2.change.scenario)} ${describeChange(run2.change.score)} between ${run2.change.before.slice(0, 12)} and ${run2.change.after.slice(0, 12)} in the watch's series (p ${run2.change.pValue.toFixed(3)})`
+      );
+    }
+    lines2.push(
+      run2.judgement.alarm ? `ALARM: main drifted (${run2.judgement.drifted.map((entry) => scenarioLabel(entry.name)).join(", ")})` : run2.judgement.failed ? "no verdict: the drift round scored nothing" : "no alarm"
+    );
+  }
+  lines2.push(`good commit from now on: ${run2.state.good.slice(0, 12)} (${run2.state.goodBecause})`);
+  return `${lines2.join("\n")}
+`;
+}
+
 export {
   ConfigError,
   RoundCancelledError,
-  createSeededRandom,
+  GitError,
+  runGit,
+  gitText,
   describeValue,
   external_exports,
+  formatConfigIssues,
   loadSimInputs,
   simProfileSchema,
   startSimEngine,
+  DEFAULT_GUARD_MARGIN,
   compareIds,
   formatTimes,
   formatScoreAgainstBar,
   formatPercent,
+  DEFAULT_REGRESSION_FLOOR,
+  DEFAULT_MAX_REGRESSED_PROMPTS,
   fingerprintRound,
-  GitError,
-  runGit,
-  gitText,
   findRepositoryRoot,
   resolveCommit,
   cleanLogLine,
-  escapeInline,
   resolveRoundEngines,
   engineFamily,
   isAncestor,
   createPathFilter,
   MIN_CALIBRATION_ROUNDS,
   computeNoiseFloor,
+  SCENARIO_NAME,
+  MAX_SCENARIOS,
   CALIBRATION_KIND,
   CALIBRATION_SCHEMA_VERSION,
   GATE_MODES,
+  DEFAULT_MAX_UNSCORED,
+  DEFAULT_MIN_PROMPTS,
+  DEFAULT_MIN_AGREEMENT,
+  DEFAULT_MAX_UNEXPLAINED,
   MAX_LISTED_LEFT_OUT,
   planCommitChange,
   decideBuilds,
@@ -72813,6 +73897,7 @@ export {
   hashBaseline,
   selfAgreementOf,
   runRound,
+  describeClaimedBar,
   describeTimeSpent,
   describeFixedFour,
   describeRunnerFix,
@@ -72826,8 +73911,7 @@ export {
   describeRuns2,
   describeNoise,
   describeUnscored,
-  explainCudaOom,
-  markdownTable,
+  describeWhoActs,
   roundRuns2 as roundRuns,
   integrityRows,
   countingSentence,
@@ -72860,15 +73944,37 @@ export {
   delinkPlainText,
   parseShardSpec,
   formatShard,
+  require_dist,
   sendsBenchPrompts,
   checkPatchBytes,
+  maxUnscoredSchema,
+  minPromptsSchema,
+  minAgreementSchema,
+  maxUnexplainedSchema,
+  regressionFloorSchema,
+  maxRegressedPromptsSchema,
+  answersSchema,
+  gateQualitySchema,
+  scenarioGateSchema,
   DEFAULT_REVISION_LABEL,
-  DEFAULT_WATCH,
+  appWatchSchema,
   parseRoundConfigYaml,
   loadRound,
   checkRound,
   createProgressRenderer,
+  parseScorecardJson,
   readScorecard,
   findCardFiles,
-  mergeScorecards
+  mergeScorecards,
+  NotFirstParentError,
+  listFirstParentCommits,
+  parseWatchState,
+  RangeRoundFailedError,
+  runLocalBisection,
+  readWatchSettings,
+  resolveWatchBase,
+  runWatch,
+  writeBisectionReport,
+  writeWatchReport,
+  describeWatchRun
 };
