@@ -51,3 +51,21 @@ export function findSlotChange(input: SlotChangeInput): string | null {
   }
   return null;
 }
+
+/** The baseline's parallel slots as its command sets them ("-np 4" → 4 slots); null when the command (or a script it runs) does not say. */
+export interface EngineSlots {
+  slots: number;
+  /** The flag as written, for the card: "-np 4". */
+  setting: string;
+}
+
+export function findEngineSlots(command: readonly string[] | undefined): EngineSlots | null {
+  if (!command) return null;
+  // The engines' argument parsers let a later flag override an earlier one: the last one written is the one served.
+  const lastAt = command.findLastIndex((argument) => SLOT_FLAG.test(` ${argument.split("=", 1)[0] ?? ""}`));
+  const setting = lastAt < 0 ? null : slotArgument(command.slice(lastAt));
+  const value = setting?.split(" ").at(-1) ?? "";
+  if (!setting || !/^\d+$/.test(value)) return null;
+  const slots = Number(value);
+  return slots > 0 ? { slots, setting } : null;
+}

@@ -1,4 +1,4 @@
-import { findSlotChange } from "../patch/find-slot-change.js";
+import { findEngineSlots, findSlotChange } from "../patch/find-slot-change.js";
 import { readCommitsDiff } from "./read-commits-diff.js";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
@@ -396,6 +396,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     baselineCommand: config.baseline.command,
     candidateCommand: config.candidate.command,
   });
+  const engineSlots = findEngineSlots(config.baseline.command);
   // Each workload is scored and carded on its own, with its own settings, prompts and bar.
   const cards = workloads.map((workload, index) => {
     const settings = workload.config;
@@ -416,6 +417,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     return buildScorecard({
       config: settings,
       slotsChanged,
+      engineSlots,
       result,
       gpuSnapshots: snapshots,
       docsBaseUrl: resolveDocsBaseUrl(process.env),

@@ -29,6 +29,8 @@ export interface BuildScorecardInput {
   config: RoundConfig;
   /** What in the pull request changes the engine's parallel slots (findSlotChange); null or absent when nothing does. */
   slotsChanged?: string | null;
+  /** The baseline's parallel slots as its command sets them, for the queue-bound check of a closed loop. */
+  engineSlots?: { slots: number; setting: string } | null;
   result: RoundResult;
   /** The failure that stopped the round, with the run it happened in. */
   failure: EngineFailure | null;
@@ -261,6 +263,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     settings: {
       ...cardSettings(config),
       ...(input.slotsChanged ? { slotsChanged: input.slotsChanged.slice(0, 500) } : {}),
+      ...(input.engineSlots ? { engineSlots: { slots: input.engineSlots.slots, setting: input.engineSlots.setting.slice(0, 200) } } : {}),
       ...(input.promptsSource ? { promptsSource: fitPromptsSource(input.promptsSource) } : {}),
       agreementTokens: config.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
       minPromptAgreement: config.bench.minPromptAgreement,

@@ -43,10 +43,9 @@ function loadFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">)
   }
   // A closed loop queues only what it keeps in flight beyond the engine's slots.
   if (closed) {
-    return (
-      `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, ` +
-      `then calibrate again`
-    );
+    const slots = card.settings.engineSlots;
+    const to = slots ? `its ${slots.slots.toLocaleString("en-US")} parallel slots` : "the engine's parallel slots";
+    return `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to ${to}, or give the engine more, then calibrate again`;
   }
   const now = card.settings.requestIntervalMs;
   const served =
@@ -62,7 +61,8 @@ function loadFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">)
  * first token, so the score measures how the queue drains, which a small change in speed swings
  * widely, not the patch. Seen two ways: the client's TTFT far above the engine's own prompt time
  * (llama.cpp, SGLang and vLLM report theirs), or, from the client alone, the first token coming ever
- * later as the round went on (arrivals faster than the baseline serves). Null when neither shows.
+ * later as the round went on (arrivals faster than the baseline serves), or, for a closed loop, more requests
+ * kept in flight than the slots the baseline's command sets. Null when none shows.
  */
 export function detectQueueBound(
   card: Pick<Scorecard, "metrics" | "engineTimes" | "prompts" | "settings" | "promptsTotal">,
@@ -82,8 +82,22 @@ export function detectQueueBound(
       };
     }
   }
-  // A closed loop sends a prompt only when an answer ends: its queue cannot grow over the round.
-  if (card.settings.concurrency !== null && card.settings.concurrency !== undefined) return null;
+  const concurrency = card.settings.concurrency;
+  if (concurrency !== null && concurrency !== undefined) {
+    // A closed loop's queue is what it keeps in flight beyond the baseline's slots, the same from the first request to the last, so
+    // it never grows over the round; an engine that reports no prompt times still shows it in the slots its command sets.
+    const slots = card.settings.engineSlots;
+    if (!slots || concurrency <= slots.slots) return null;
+    const waiting = concurrency - slots.slots;
+    return {
+      why:
+        `bench.concurrency ${concurrency.toLocaleString("en-US")} keeps that many requests in flight on a baseline with ` +
+        `${slots.slots.toLocaleString("en-US")} parallel slots (\`${slots.setting}\` in baseline.command): ` +
+        `${waiting.toLocaleString("en-US")} of them (${Math.round((waiting / concurrency) * 100)}%) wait in its queue at any time`,
+      fix: loadFix(card),
+      ...slotsOf(card),
+    };
+  }
   const ttfts = card.prompts.map((prompt) => prompt.baseline?.ttftMs ?? null).filter((value): value is number => value !== null);
   const quarter = Math.floor(ttfts.length / 4);
   if (quarter < MIN_QUARTER) return null;

@@ -447,6 +447,8 @@ const scorecardFields = {
      * absent when nothing does. A queue-bound card then says the queue's draining is the change's effect.
      */
     slotsChanged: text(500).optional(),
+    /** The baseline's parallel slots as its command sets them (findEngineSlots); absent when it does not say. */
+    engineSlots: z.object({ slots: z.number().int().positive(), setting: text(200) }).optional(),
   }),
   provenance: z.object({
     imageDigest: text(256).nullable(),

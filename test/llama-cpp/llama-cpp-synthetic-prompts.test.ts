@@ -52,6 +52,9 @@ describe.skipIf(!context)("synthetic prompts on llama.cpp's server (real engine)
       runId: `llama-synthetic-${Date.now().toString(36)}`,
     });
     expect(card.failure).toBeNull();
+    // The slots the baseline serves, from its command (the harness's -np 1, then this test's -np 2: the engine takes the last),
+    // which is what tells a closed loop beyond them to be queue-bound.
+    expect(card.settings.engineSlots).toEqual({ slots: 2, setting: "-np 2" });
     for (const prompt of card.prompts) {
       for (const run of prompt.runs) {
         expect(run.baselineTokens).toBe(64);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findSlotChange } from "../../src/patch/find-slot-change.js";
+import { findEngineSlots, findSlotChange } from "../../src/patch/find-slot-change.js";
 
 const diff = (file: string, removed: string, added: string): string =>
   [`diff --git a/${file} b/${file}`, `--- a/${file}`, `+++ b/${file}`, "@@ -3 +3 @@", `-${removed}`, `+${added}`, ""].join("\n");
@@ -37,5 +37,23 @@ describe("findSlotChange: a pull request that changes how many requests the engi
     expect(findSlotChange({ diff: diff("docs.md", "the parallel-np-ish flag", "a --parallelism note") })).toBeNull();
     expect(findSlotChange({ diff: null, baselineCommand: ["serve", "-np", "2"], candidateCommand: ["serve", "-np", "2"] })).toBeNull();
     expect(findSlotChange({ diff: null })).toBeNull();
+  });
+});
+
+describe("findEngineSlots: the baseline's parallel slots as its command sets them", () => {
+  it("reads llama.cpp's, vLLM's and SGLang's slot flags, spaced or with =, and nothing else", () => {
+    expect(findEngineSlots(["llama-server", "-m", "m.gguf", "-np", "4", "-t", "1"])).toEqual({ slots: 4, setting: "-np 4" });
+    expect(findEngineSlots(["vllm", "serve", "m", "--max-num-seqs=256"])).toEqual({ slots: 256, setting: "--max-num-seqs 256" });
+    expect(findEngineSlots(["python", "-m", "sglang.launch_server", "--max-running-requests", "32"])).toEqual({
+      slots: 32,
+      setting: "--max-running-requests 32",
+    });
+    // Written twice (a harness's default, then the test's own): the engine serves the last.
+    expect(findEngineSlots(["llama-server", "-np", "1", "-t", "1", "-np", "4"])).toEqual({ slots: 4, setting: "-np 4" });
+    // A script that sets them itself, a value from the environment, no command: the card cannot tell.
+    expect(findEngineSlots(["./serve.sh"])).toBeNull();
+    expect(findEngineSlots(["llama-server", "-np", "$SLOTS"])).toBeNull();
+    expect(findEngineSlots(["llama-server", "-np", "0"])).toBeNull();
+    expect(findEngineSlots(undefined)).toBeNull();
   });
 });

@@ -85,6 +85,30 @@ describe("detectQueueBound", () => {
     expect(detectQueueBound(growing)).toBeNull();
   });
 
+  it("flags a closed loop that keeps more in flight than the baseline's command gives slots, with no engine times to read (#39)", () => {
+    const plain = steadyCard();
+    const engineSlots = { slots: 4, setting: "-np 4" };
+    const decodeC8 = { ...plain, settings: { ...plain.settings, concurrency: 8, engineSlots } };
+    expect(plain.engineTimes?.baseline ?? null).toBeNull();
+    const found = detectQueueBound(decodeC8);
+    expect(found?.why).toBe(
+      "bench.concurrency 8 keeps that many requests in flight on a baseline with 4 parallel slots (`-np 4` in baseline.command): " +
+        "4 of them (50%) wait in its queue at any time",
+    );
+    expect(found?.fix).toBe("lower bench.concurrency (it is 8) to its 4 parallel slots, or give the engine more, then calibrate again");
+    expect(found?.fix).not.toContain("requestIntervalMs");
+    // Within its slots, or slots the command does not say, nothing queues that the card can tell.
+    expect(detectQueueBound({ ...plain, settings: { ...plain.settings, concurrency: 4, engineSlots } })).toBeNull();
+    expect(detectQueueBound({ ...plain, settings: { ...plain.settings, concurrency: 8 } })).toBeNull();
+    // A pull request that changes the slots is told that draining this queue is its effect.
+    const drained = detectQueueBound({
+      ...decodeC8,
+      settings: { ...decodeC8.settings, slotsChanged: "`-np 4` → `-np 8` in candidate.command" },
+    });
+    expect(drained?.slotsChanged).toBe("`-np 4` → `-np 8` in candidate.command");
+    expect(drained?.fix).not.toContain("lower bench.concurrency");
+  });
+
   it("never tells a pull request that changes the engine's slots to lower the load to the baseline's (#39)", () => {
     const card = withEngineTimes(steadyCard(), 3.9);
     const slots = "-np changed in serve.sh";
