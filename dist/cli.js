@@ -135,7 +135,7 @@ import {
   writeBisectionReport,
   writeScorecard,
   writeWatchReport
-} from "./chunks/chunk-4R66AGWW.js";
+} from "./chunks/chunk-OHCSAATR.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -60,7 +60,7 @@ import {
   writeAtomically,
   writeScorecard,
   writeWatchReport
-} from "./chunks/chunk-4R66AGWW.js";
+} from "./chunks/chunk-OHCSAATR.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {

@@ -34052,6 +34052,15 @@ function findSlotChange(input2) {
   }
   return null;
 }
+function findEngineSlots(command) {
+  if (!command) return null;
+  const lastAt = command.findLastIndex((argument) => SLOT_FLAG.test(` ${argument.split("=", 1)[0] ?? ""}`));
+  const setting = lastAt < 0 ? null : slotArgument(command.slice(lastAt));
+  const value = setting?.split(" ").at(-1) ?? "";
+  if (!setting || !/^\d+$/.test(value)) return null;
+  const slots = Number(value);
+  return slots > 0 ? { slots, setting } : null;
+}
 
 // src/git/run-git.ts
 import { execFile } from "node:child_process";
@@ -62031,7 +62040,9 @@ var scorecardFields = {
      * What in the pull request changes the engine's parallel slots (findSlotChange), such as "`-np` changed in serve.sh";
      * absent when nothing does. A queue-bound card then says the queue's draining is the change's effect.
      */
-    slotsChanged: text3(500).optional()
+    slotsChanged: text3(500).optional(),
+    /** The baseline's parallel slots as its command sets them (findEngineSlots); absent when it does not say. */
+    engineSlots: external_exports.object({ slots: external_exports.number().int().positive(), setting: text3(200) }).optional()
   }),
   provenance: external_exports.object({
     imageDigest: text3(256).nullable(),
@@ -67466,6 +67477,7 @@ function buildScorecard(input2) {
     settings: {
       ...cardSettings(config2),
       ...input2.slotsChanged ? { slotsChanged: input2.slotsChanged.slice(0, 500) } : {},
+      ...input2.engineSlots ? { engineSlots: { slots: input2.engineSlots.slots, setting: input2.engineSlots.setting.slice(0, 200) } } : {},
       ...input2.promptsSource ? { promptsSource: fitPromptsSource(input2.promptsSource) } : {},
       agreementTokens: config2.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
       minPromptAgreement: config2.bench.minPromptAgreement,
@@ -68825,6 +68837,7 @@ async function runRound(options) {
     baselineCommand: config2.baseline.command,
     candidateCommand: config2.candidate.command
   });
+  const engineSlots = findEngineSlots(config2.baseline.command);
   const cards = workloads.map((workload, index) => {
     const settings = workload.config;
     const runs = workloadRuns[index] ?? [];
@@ -68844,6 +68857,7 @@ async function runRound(options) {
     return buildScorecard({
       config: settings,
       slotsChanged,
+      engineSlots,
       result,
       gpuSnapshots: snapshots,
       docsBaseUrl: resolveDocsBaseUrl(process.env),
@@ -70500,7 +70514,9 @@ function loadFix(card) {
     return "to also see it where neither engine queues, add a scenario at a load the baseline keeps up with " + (closed ? "(a bench.concurrency within its slots)" : "(a slower bench.requestIntervalMs)") + ", beside this one";
   }
   if (closed) {
-    return `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, then calibrate again`;
+    const slots = card.settings.engineSlots;
+    const to = slots ? `its ${slots.slots.toLocaleString("en-US")} parallel slots` : "the engine's parallel slots";
+    return `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to ${to}, or give the engine more, then calibrate again`;
   }
   const now = card.settings.requestIntervalMs;
   const served = card.metrics && card.promptsTotal > 0 ? card.metrics.baseline.durationMs / Math.max(1, card.settings.runs) / card.promptsTotal : null;
@@ -70522,7 +70538,17 @@ function detectQueueBound(card) {
       };
     }
   }
-  if (card.settings.concurrency !== null && card.settings.concurrency !== void 0) return null;
+  const concurrency = card.settings.concurrency;
+  if (concurrency !== null && concurrency !== void 0) {
+    const slots = card.settings.engineSlots;
+    if (!slots || concurrency <= slots.slots) return null;
+    const waiting = concurrency - slots.slots;
+    return {
+      why: `bench.concurrency ${concurrency.toLocaleString("en-US")} keeps that many requests in flight on a baseline with ${slots.slots.toLocaleString("en-US")} parallel slots (\`${slots.setting}\` in baseline.command): ${waiting.toLocaleString("en-US")} of them (${Math.round(waiting / concurrency * 100)}%) wait in its queue at any time`,
+      fix: loadFix(card),
+      ...slotsOf(card)
+    };
+  }
   const ttfts = card.prompts.map((prompt) => prompt.baseline?.ttftMs ?? null).filter((value) => value !== null);
   const quarter = Math.floor(ttfts.length / 4);
   if (quarter < MIN_QUARTER) return null;
