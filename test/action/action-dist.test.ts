@@ -182,7 +182,7 @@ describe("the bundled action", () => {
 
   describe("fails the step on bad inputs, naming the input", () => {
     it.each([
-      [{ mode: "bench" }, 'input "mode": expected "run" or "merge", got "bench"'],
+      [{ mode: "bench" }, 'input "mode": expected "run", "merge" or "watch", got "bench"'],
       [{ shard: "5/4" }, 'input "shard": expected "i/n" with whole numbers 1 <= i <= n <= 1000, such as "2/4", got "5/4"'],
       [{ config: "" }, 'input "config": expected the path of a round config file (mode: run), got nothing'],
       [{ config: "missing/round.yaml" }, 'input "config": expected a readable round config file, could not read'],

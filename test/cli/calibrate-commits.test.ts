@@ -26,10 +26,12 @@ describe("speedgate calibrate --base, then run --base, with the round config in 
 
   it("calibrates the folders run starts the engines in, and run, --check and the app's re-gate agree on a card with a guard", async () => {
     const repo = await makeGitRepository();
-    const base = await repo.commit("the engine", { "engine/profile.json": engineProfile(5, 2) });
+    // A first token of 80 ms, not 5: a loaded machine adds tens of milliseconds of its own to any request, which against 5 ms swung an
+    // unchanged first token's score to 0.46× (a guard failing on the machine's noise, not the engine's).
+    const base = await repo.commit("the engine", { "engine/profile.json": engineProfile(80, 2) });
     await repo.git("checkout", "--quiet", "-b", "pr");
     // Faster tokens: the target (whole answers) gets faster; the guard (a first token alone) does not change.
-    const head = await repo.commit("pull request: faster tokens", { "engine/profile.json": engineProfile(5, 0.25) });
+    const head = await repo.commit("pull request: faster tokens", { "engine/profile.json": engineProfile(80, 0.25) });
     const configDir = join(repo.dir, ".github", "speedgate");
     await mkdir(configDir, { recursive: true });
     const configPath = await writeCommitsRound(configDir, {

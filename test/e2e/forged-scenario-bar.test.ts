@@ -60,7 +60,10 @@ describe("a pull request that edits its own round config to loosen a scenario's 
       ["guard", 0.9],
       ["guard", 0.9],
     ]);
-    expect(job.card.scenarios?.every(({ card }) => (card.roundScore ?? 1) < 0.8)).toBe(true);
+    // Clearly slower where answers are timed; a one-token answer is mostly fixed cost (HTTP, scheduling), which a loaded machine
+    // inflates for both engines alike, so its score is not asserted: the check fails on the target whatever the guard's verdict.
+    const answers = job.card.scenarios?.find(({ name }) => name === "answers")?.card;
+    expect(answers?.roundScore ?? 1, job.card.gate.reason).toBeLessThan(0.8);
 
     served.repo.artifacts.set(7301, job.artifact);
     const run = workflowRunCompleted({ id: 7301, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo });
