@@ -1,10 +1,8 @@
-import { existsSync } from "node:fs";
 import { readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTempDir } from "../support/make-temp-dir.js";
+import { chromiumAvailable, launchChromium } from "../support/launch-chromium.js";
 import { type TryApp, startTryApp } from "../../harness/try-app/start-try-app.js";
 
 /*
@@ -62,22 +60,10 @@ describe("npm run try-app", () => {
   }, 180_000);
 
   // Debian's chromium, driven as a person would: open the page, see the card and the check, comment /rescore.
-  it.skipIf(!existsSync("/usr/bin/chromium"))(
+  it.skipIf(!chromiumAvailable())(
     "works in a browser: the card, the check and /rescore from the comment box",
     async () => {
-      const context = await chromium.launchPersistentContext(await makeTempDir("speedgate-try-app-chromium-"), {
-        executablePath: "/usr/bin/chromium",
-        headless: true,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      });
+      const context = await launchChromium();
       try {
         const page = await context.newPage();
         await page.goto(app.pageUrl);
