@@ -270,12 +270,28 @@ describe("watch.everyMerge over HTTP (`npm run bot`, signed push deliveries, the
           workflowFile: "speedgate-watch.yml",
         });
         await bot.stop();
-        bot = await startBotProcess({ gheHost: fake.host, env, appId: 4254 });
+        bot = await startBotProcess({ gheHost: fake.host, env, appId: 4254, pages: true });
         // A new attempt of the same run (a re-run on the runner): new work, judged again, reported once.
         const rerun = { ...payload, workflow_run: { ...(payload.workflow_run as object), run_attempt: 2 } };
         expect(await deliverAndSettle(bot, "workflow_run", rerun)).toBe(200);
         expect(fake.comments.filter((comment) => comment.issueNumber === GUILTY)).toHaveLength(1);
         expect(repo.issues).toHaveLength(1);
+
+        // The repository page draws each merge round as its own kind of point, its row opening that round's card.
+        fake.on("GET", "/repos/{owner}/{repo}/installation", () => ({ status: 200, body: { id: 1, app_id: 4254 } }));
+        fake.on("GET", "/repos/{owner}/{repo}", () => ({ status: 200, body: { full_name: `${OWNER}/${REPO}`, private: false } }));
+        const page = await fetch(`${bot.baseUrl}/repos/${OWNER}/${REPO}`);
+        const html = await page.text();
+        expect(page.status, html.slice(0, 400)).toBe(200);
+        expect(html).toContain("merges against their parent");
+        const row = new RegExp(
+          `<td class="sha"><a href="([^"]+)">${main[GUILTY]?.slice(0, 12)}</a></td><td>[^<]*</td><td>merge against its parent`,
+        );
+        const link = row.exec(html);
+        expect(link, html.slice(0, 2000)).not.toBeNull();
+        const cardPage = await fetch(new URL(link?.[1] ?? "", bot.baseUrl));
+        expect(cardPage.status).toBe(200);
+        expect(await cardPage.text()).toContain(main[GUILTY]?.slice(0, 12));
         expect(fake.violations).toEqual([]);
       } finally {
         await bot.stop();
