@@ -6,6 +6,7 @@ import type { DeliveryLedger } from "./delivery-ledger.js";
 import { CollaboratorRoleCache } from "./collaborator-role-cache.js";
 import { advanceBisectionJob } from "./handlers/advance-bisection.js";
 import { watchCardJob } from "./handlers/read-watch-card.js";
+import { intakePush, mergePushJob } from "./handlers/score-each-merge.js";
 import { intakeWorkflowRun, postCardJob, publishCardJob } from "./handlers/post-scorecard.js";
 import { intakePullRequest, pullRequestJob } from "./handlers/queue-pull-request-check.js";
 import { intakeComment, rescoreCommentJob } from "./handlers/rescore-on-comment.js";
@@ -97,6 +98,7 @@ async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Prom
     leaderboard: updateLeaderboardJob(deps),
     "watch-card": watchCardJob(deps),
     bisect: advanceBisectionJob(deps),
+    "merge-push": mergePushJob(deps),
   };
   await store.work.start(handlers);
   app.on("workflow_run.completed", intakeDelivery(deps, intakeWorkflowRun));
@@ -106,4 +108,6 @@ async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Prom
   );
   app.on("issue_comment.created", intakeDelivery(deps, intakeComment(deps)));
   app.on("check_run.rerequested", intakeDelivery(deps, intakeRerequest));
+  // watch.everyMerge: each merge to the default branch scored against its parent (score-each-merge.ts).
+  app.on("push", intakeDelivery(deps, intakePush));
 }

@@ -16,6 +16,7 @@ import { scenarioLabel } from "../../src/watch/scenario-estimates.js";
 import type { MainSeriesStore } from "../store/app-store.js";
 import type { JobContext } from "../work/app-work.js";
 import type { AppDeps } from "./app-deps.js";
+import { mergeCommentKey } from "./judge-merge-round.js";
 import { openJob } from "./open-job.js";
 import { type BisectJobPayload, bisectJobSchema } from "./read-watch-card.js";
 
@@ -162,7 +163,8 @@ async function commentOnFirstBad(
   });
   const repository = `${repo.owner}/${repo.repo}`.toLowerCase();
   const sent = await deps.store.sideEffects.once({
-    key: `bisection:${repository}:${bisection.id}:comment`,
+    // Keyed by the merge, as watch.everyMerge's comment is (judge-merge-round.ts): a merge named both ways is told once.
+    key: mergeCommentKey(repository, sha),
     kind: "comment",
     isDefiniteRefusal,
     send: async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { appWatchSchema } from "../../src/config/watch-settings-schema.js";
-import { parseStepRunTitle } from "../../src/github/dispatch-watch-step.js";
+import { parseMergeRunTitle, parseStepRunTitle } from "../../src/github/dispatch-watch-step.js";
 import { downloadScorecardZip } from "../../src/github/download-scorecard-artifact.js";
 import type { RepoRef } from "../../src/github/github-client.js";
 import { listMainRange } from "../../src/github/list-main-range.js";
@@ -18,6 +18,7 @@ import type { MainSeriesStore } from "../store/app-store.js";
 import { mainLane } from "../store/derive-work-key.js";
 import type { JobContext } from "../work/app-work.js";
 import type { AppDeps, InstallationOctokit } from "./app-deps.js";
+import { judgeMergeRound } from "./judge-merge-round.js";
 import { openJob } from "./open-job.js";
 
 /*
@@ -223,6 +224,23 @@ export function watchCardJob(deps: AppDeps) {
         card: card.cardGzip,
         facts: card.documentFacts,
       });
+    }
+    // A merge's round against its parent (watch.everyMerge): judge-merge-round.ts stores and judges it.
+    const merge = parseMergeRunTitle(run.display_title ?? "");
+    if (merge) {
+      await judgeMergeRound({
+        deps,
+        job,
+        client,
+        repo,
+        defaultBranch: payload.repository.default_branch,
+        watch: payload.watch,
+        origin: roundOrigin(payload),
+        merge,
+        facts,
+        cardMarkdown: card?.comment ?? null,
+      });
+      return;
     }
     const step = parseStepRunTitle(run.display_title ?? "");
     const bisectPayload = (bisectionId: number): BisectJobPayload => ({

@@ -49,6 +49,8 @@ export interface MainSeriesStore {
   running(repository: string): Promise<StoredBisection | null>;
   bisection(id: number): Promise<StoredBisection | null>;
   rounds(bisectionId: number): Promise<BisectionRound[]>;
+  /** A merge's rounds against its parent (watch.everyMerge). */
+  mergeRounds(repository: string, headSha: string): Promise<BisectionRound[]>;
   finish(id: number, end: { outcome: StoredOutcome | null; status: "done" | "abandoned"; trackingIssue?: number | null }): Promise<void>;
   /** One scenario's drift rounds in main's order: what the change-point method reads. */
   driftSeries(repository: string, scenario: string | null): Promise<MainSeriesPoint[]>;

@@ -16,6 +16,7 @@ export const TASKS = [
   "rescore-rerequest",
   "leaderboard",
   "watch-card",
+  "merge-push",
   "bisect",
 ] as const;
 export type TaskName = (typeof TASKS)[number];

@@ -145,3 +145,25 @@ export function checkRunRerequested(fields: { headSha: string; login: string; pu
   sender.type = "User";
   return payload;
 }
+
+const ZERO = "0".repeat(40);
+
+/**
+ * push: the ref moved from `before` to `after` (all zeros: the ref created or deleted). The example's other
+ * fields stay as GitHub sends them; its `commits` list is kept (one commit), which the app must not rely on.
+ */
+export function pushEvent(fields: { ref?: string; before: string; after: string; forced?: boolean }): Payload {
+  const payload = withRepository(webhookExample("push", null, (example) => String(example.ref).startsWith("refs/heads/")));
+  payload.ref = fields.ref ?? "refs/heads/main";
+  payload.before = fields.before;
+  payload.after = fields.after;
+  payload.created = fields.before === ZERO;
+  payload.deleted = fields.after === ZERO;
+  payload.forced = fields.forced ?? false;
+  payload.base_ref = null;
+  payload.compare = `https://github.com/${OWNER}/${REPO}/compare/${fields.before.slice(0, 12)}...${fields.after.slice(0, 12)}`;
+  const head = payload.head_commit as Payload | null;
+  if (head && !payload.deleted) head.id = fields.after;
+  if (payload.deleted) payload.head_commit = null;
+  return payload;
+}

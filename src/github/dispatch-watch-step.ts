@@ -13,6 +13,21 @@ export function parseStepRunTitle(title: string): { bisectionId: number; stepKey
 }
 
 /**
+ * The run's title of a merge's round under watch.everyMerge: the merge against its first parent, `round` counting the repeats
+ * of a round whose interval straddled the bar (1 for the first).
+ */
+export function mergeRunTitle(sha: string, round: number): string {
+  return `speedgate merge ${sha} ${round}`;
+}
+
+/** The merge and its round a run's title names, or null for a run that is not a merge's round. */
+export function parseMergeRunTitle(title: string): { sha: string; round: number } | null {
+  const match = /\bspeedgate merge ([0-9a-f]{40}(?:[0-9a-f]{24})?) (\d+)\b/.exec(title);
+  if (!match?.[1] || !match[2]) return null;
+  return { sha: match[1], round: Number(match[2]) };
+}
+
+/**
  * Starts one bisection step on the runners: the watch workflow from the default branch, with the step's
  * two commits and its name as inputs (docs/watching-main.md, examples/workflows/speedgate-watch.yml).
  * Octokit's own retries are off: a dispatch starts a GPU run, so one that may have been done is never sent

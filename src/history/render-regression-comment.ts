@@ -17,9 +17,15 @@ export interface RegressionComment {
   scenario: string | null;
   /** The merge against its own parent: the parent round of the bisection, its rounds pooled. */
   estimate: RoundEstimate;
-  /** Its share of the drift the bisection followed (0..1 on the log scale), and that drift. */
-  share: number;
-  drift: RoundEstimate;
+  /**
+   * Its share of the drift the bisection followed (0..1 on the log scale), and that drift; null for a merge that
+   * watch.everyMerge scored against its parent after it landed (`maxDrift` then says the bar it fell below).
+   */
+  share: number | null;
+  drift: RoundEstimate | null;
+  maxDrift?: number;
+  /** The rounds pooled into `estimate` (a straddling round is repeated). */
+  rounds?: number;
   runner: string | null;
   /** Where the bisection is reported (the tracking issue), when there is one. */
   trackingUrl: string | null;
@@ -44,9 +50,14 @@ export function renderRegressionComment(comment: RegressionComment): string {
     `Merged ${describeAgo(comment.mergedAt, comment.now)}: ${label} ${describeEstimate(comment.estimate)}${runner}, ` +
       `measured as \`${comment.sha.slice(0, 12)}\` against its own parent.`,
     "",
-    `That is ${Math.round(comment.share * 100)}% of a drift of main of ${describeEstimate(comment.drift)} ` +
-      "that a bisection on the runner traced to this merge" +
-      `${comment.trackingUrl ? ` ([its steps](${comment.trackingUrl}))` : ""}.`,
+    comment.drift && comment.share !== null
+      ? `That is ${Math.round(comment.share * 100)}% of a drift of main of ${describeEstimate(comment.drift)} ` +
+        "that a bisection on the runner traced to this merge" +
+        `${comment.trackingUrl ? ` ([its steps](${comment.trackingUrl}))` : ""}.`
+      : "The watch scores each merge against its parent after it lands (`watch.everyMerge`): this one's whole interval lies " +
+        `below the bar of ${(comment.maxDrift ?? 1).toFixed(2)}×` +
+        `${comment.rounds && comment.rounds > 1 ? ` (${comment.rounds} rounds pooled)` : ""}` +
+        `${comment.trackingUrl ? ` ([the tracking issue](${comment.trackingUrl}))` : ""}.`,
   ];
   if (comment.cardMarkdown) {
     lines.push("", "<details><summary>The merge's card against its parent</summary>", "", comment.cardMarkdown, "", "</details>");

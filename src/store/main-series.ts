@@ -337,6 +337,15 @@ export interface BisectionRound {
 
 /** The rounds stored for a bisection, in the order stored: what the app recomputes the plan from after each card or a restart. */
 export async function listBisectionRounds(queryable: Queryable, bisectionId: number): Promise<BisectionRound[]> {
+  return await selectRounds(queryable, "r.bisection_id = $1", [bisectionId]);
+}
+
+/** A merge's rounds against its parent (watch.everyMerge), in the order stored: what the app judges the merge from. */
+export async function listMergeRounds(queryable: Queryable, repository: string, headSha: string): Promise<BisectionRound[]> {
+  return await selectRounds(queryable, "r.repository = $1 AND r.kind = 'merge' AND r.head_sha = $2", [repository.toLowerCase(), headSha]);
+}
+
+async function selectRounds(queryable: Queryable, where: string, values: unknown[]): Promise<BisectionRound[]> {
   const { rows } = await queryable.query<{
     id: string;
     kind: MainRoundKind;
@@ -356,8 +365,8 @@ export async function listBisectionRounds(queryable: Queryable, bisectionId: num
     `SELECT r.id, r.kind, r.step_key, r.base_sha, r.head_sha, r.run_id, r.run_attempt, r.run_url, r.runner, r.failure_kind,
             s.scenario, s.score, s.interval_low, s.interval_high
        FROM speedgate.main_rounds r LEFT JOIN speedgate.main_round_scores s ON s.round_id = r.id
-      WHERE r.bisection_id = $1 ORDER BY r.id, s.scenario`,
-    [bisectionId],
+      WHERE ${where} ORDER BY r.id, s.scenario`,
+    values,
   );
   const rounds = new Map<number, BisectionRound>();
   for (const row of rows) {

@@ -70,7 +70,7 @@ describe("Probot's setup flow with app.yml", () => {
     ).text();
     expect(proxied).toContain("https://speedgate.example.com/api/github/webhooks");
     expect(manifest.name).toBe("speedgate");
-    expect(manifest.default_events).toEqual(["check_run", "issue_comment", "pull_request", "workflow_run"]);
+    expect(manifest.default_events).toEqual(["check_run", "issue_comment", "pull_request", "push", "workflow_run"]);
     expect(manifest.default_permissions.checks).toBe("write");
   });
 });

@@ -39,4 +39,13 @@ describe("renderRegressionComment", () => {
     expect(describeAgo(new Date("2026-03-03T00:00:00Z"), now)).toBe("36 hours ago");
     expect(describeAgo(new Date("2026-02-25T12:00:00Z"), now)).toBe("7 days ago");
   });
+
+  it("says a merge watch.everyMerge scored was found against its parent and the bar, not as a share of a bisected drift", () => {
+    const markdown = renderRegressionComment({ ...base, share: null, drift: null, maxDrift: 0.97, rounds: 2 });
+    expect(markdown).toContain(
+      "The watch scores each merge against its parent after it lands (`watch.everyMerge`): this one's whole interval lies " +
+        "below the bar of 0.97× (2 rounds pooled) ([the tracking issue](https://github.com/o/engine/issues/77)).",
+    );
+    expect(markdown).not.toContain("of a drift of main");
+  });
 });

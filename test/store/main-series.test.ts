@@ -8,6 +8,7 @@ import {
   listChangePoints,
   listMainScenarios,
   listBisectionRounds,
+  listMergeRounds,
   listMainSeries,
   readBisection,
   recordChangePoint,
@@ -160,5 +161,25 @@ describeEachBackend("main's series", (backend) => {
     // The same run stored again (a redelivery) is one round still.
     await recordMainRound(database.pool, round({ runId: 10, bisectionId: id, stepKey: "range" }));
     expect(await listBisectionRounds(database.pool, id)).toHaveLength(3);
+  });
+
+  it("reads a merge's rounds against its parent, in the order stored, and no other round of that commit or repository", async () => {
+    const merge = (overrides: Partial<MainRoundRecord>): MainRoundRecord =>
+      round({ kind: "merge", baseSha: sha("a"), headSha: sha("b"), stepKey: "merge-1", ...overrides });
+    await recordMainRound(database.pool, merge({ runId: 11 }));
+    // A drift round of the same head, another merge, another repository's merge of the same SHA: none is this merge's round.
+    await recordMainRound(database.pool, round({ runId: 12 }));
+    await recordMainRound(database.pool, merge({ runId: 13, headSha: sha("c"), baseSha: sha("b") }));
+    await recordMainRound(database.pool, merge({ runId: 14, repository: "octo/other" }));
+    await recordMainRound(
+      database.pool,
+      merge({ runId: 15, stepKey: "merge-2", scores: [{ scenario: "decode", score: 0.95, interval: { low: 0.94, high: 0.96 } }] }),
+    );
+    const rounds = await listMergeRounds(database.pool, "OCTO/engine", sha("b"));
+    expect(rounds.map((entry) => [entry.runId, entry.stepKey, entry.kind, entry.baseSha])).toEqual([
+      [11, "merge-1", "merge", sha("a")],
+      [15, "merge-2", "merge", sha("a")],
+    ]);
+    expect(rounds[1]?.scores).toEqual([{ scenario: "decode", score: 0.95, interval: { low: 0.94, high: 0.96 } }]);
   });
 });
