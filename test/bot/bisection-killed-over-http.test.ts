@@ -92,7 +92,8 @@ describeEachBackend("a bisection whose app is SIGKILLed twice, over HTTP", (back
       });
       const store: Record<string, string> =
         handle.target.kind === "postgres" ? { DATABASE_URL: handle.target.url } : { SPEEDGATE_DATA_DIR: handle.target.dataDir };
-      // A killed app leaves what it would have removed at its stop (PGlite's socket folder): in a folder this file removes.
+      // The suite's deep temporary folder, deeper still: PGlite's socket path would pass the 107 bytes a socket may have (a
+      // restart after the kill bound the same cut path and failed, EADDRINUSE, until the app kept its sockets under /tmp).
       const env = { ...store, TMPDIR: await makeTempDir("speedgate-killed-app-") };
       const start = async (): Promise<BotProcess> => await startBotProcess({ gheHost: fake.host, env, appId: 4251 });
       let bot = await start();
