@@ -1,5 +1,5 @@
 import type { Queryable } from "./database.js";
-import { OWNER_LOCK_KEY_SQL } from "./hold-worker-locks.js";
+import { LOCK_MARKER_PREFIX, OWNER_LOCK_KEY_SQL } from "./hold-worker-locks.js";
 
 /*
  * Worker pools holding jobs that are dead beyond doubt, so their jobs may be handed back at once instead of after
@@ -9,11 +9,11 @@ import { OWNER_LOCK_KEY_SQL } from "./hold-worker-locks.js";
  *   lives), and this process knows every pool it runs on the folder (`livePools`, filled before a pool locks
  *   its first job: graphile-worker emits pool:create before it spawns the pool's workers). Any other owner of
  *   a locked job is a process that died holding the folder.
- * - PostgreSQL: a pool is dead when it wrote a heartbeat through its lock session (so its advisory lock was
- *   taken before: src/store/hold-worker-locks.ts), that beat is from the server's current life (a server restart
- *   drops every lock, live replicas' too, and proves nothing), and nobody holds its advisory lock now: its
- *   session, and so its process, has ended. An owner without such a row (killed before its first beat) is left to
- *   the stale wait.
+ * - PostgreSQL: a pool is dead when its lock session wrote its marker (so its advisory lock was taken before:
+ *   src/store/hold-worker-locks.ts), that marker was beaten in the server's current life (a server restart drops
+ *   every lock, live replicas' too, and proves nothing), and nobody holds its advisory lock now: its session, and
+ *   so its process, has ended. An owner without such a marker (killed before it took its lock) is left to the
+ *   stale wait.
  */
 
 export type ProofKind = "pglite" | "postgres";
@@ -30,7 +30,7 @@ export async function findProvenDeadOwners(queryable: Queryable, kind: ProofKind
   const { rows } = await queryable.query<{ locked_by: string }>(
     `SELECT DISTINCT j.locked_by
      FROM graphile_worker.jobs j
-     JOIN speedgate.worker_heartbeats h ON h.owner_id = j.locked_by
+     JOIN speedgate.worker_heartbeats h ON h.owner_id = $2 || j.locked_by
      WHERE j.locked_by IS NOT NULL
        AND NOT (j.locked_by = ANY($1::text[]))
        AND h.beat_at > pg_postmaster_start_time()
@@ -40,7 +40,7 @@ export async function findProvenDeadOwners(queryable: Queryable, kind: ProofKind
            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
            AND ((l.classid::bigint << 32) | l.objid::bigint) = ${lockKey}
        )`,
-    [livePools],
+    [livePools, LOCK_MARKER_PREFIX],
   );
   return rows.map((row) => row.locked_by);
 }

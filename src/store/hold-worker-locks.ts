@@ -7,13 +7,18 @@ import type { Logger } from "../logger.js";
  * server drops a session's advisory locks the moment the session ends, so a replica that was killed (SIGKILL,
  * an OOM kill, a lost machine) leaves its jobs locked under ids whose advisory locks nobody holds: dead, proven,
  * with no heartbeat to wait for (GoodJob holds its jobs by advisory lock for the same reason; graphile-worker
- * and pg-boss only know a dead worker by time). The heartbeat row is written through this same session after
- * the lock is taken, so a row beaten after the server's start proves the lock was held then
- * (src/store/find-proven-dead-owners.ts reads both).
+ * and pg-boss only know a dead worker by time). Beside the pool's own heartbeat (written through the shared pool,
+ * as before, for the stale wait) this session writes a marker row, `lock:<pool id>`, after it took the lock, so a
+ * marker beaten after the server's start proves the lock was held then (src/store/find-proven-dead-owners.ts reads
+ * both). A pool whose lock could not be taken has no fresh marker and is left to the stale wait.
  */
 
 /** The advisory lock key of a worker pool id: the same expression the proof's query computes on the server. */
 export const OWNER_LOCK_KEY_SQL = "hashtextextended('speedgate worker pool ' || $1::text, 0)";
+/** The heartbeat row that says a pool's lock was taken: its owner id with this prefix (no job is locked by such an id). */
+export const LOCK_MARKER_PREFIX = "lock:";
+
+const marker = (ownerId: string): string => `${LOCK_MARKER_PREFIX}${ownerId}`;
 
 export class WorkerLockSession {
   #client: pg.Client | null = null;
@@ -30,16 +35,13 @@ export class WorkerLockSession {
     private readonly logger: Logger,
   ) {}
 
-  /** Takes the pool's lock, then writes its first heartbeat: from then on its death is provable. */
+  /** Takes the pool's lock, then writes its marker: from then on its death is provable. */
   async register(ownerId: string): Promise<void> {
     this.#owners.add(ownerId);
     await this.#run(async (client) => {
       if (!this.#owners.has(ownerId)) return;
-      if (!this.#locked.has(ownerId)) {
-        await client.query(`SELECT pg_advisory_lock(${OWNER_LOCK_KEY_SQL})`, [ownerId]);
-        this.#locked.add(ownerId);
-      }
-      await beatOn(client, [ownerId]);
+      if (!this.#locked.has(ownerId) && !(await this.#take(client, ownerId))) return;
+      await beatOn(client, [marker(ownerId)]);
     });
   }
 
@@ -47,21 +49,27 @@ export class WorkerLockSession {
   async unregister(ownerId: string): Promise<void> {
     if (!this.#owners.delete(ownerId)) return;
     await this.#run(async (client) => {
+      await client.query("DELETE FROM speedgate.worker_heartbeats WHERE owner_id = $1", [marker(ownerId)]);
       if (!this.#locked.delete(ownerId)) return;
       await client.query(`SELECT pg_advisory_unlock(${OWNER_LOCK_KEY_SQL})`, [ownerId]);
     });
   }
 
-  /** Beats the registered pools through the session that holds their locks. */
+  /** Beats the markers of the pools whose locks this session holds (the pools' own heartbeats go through the pool). */
   async beat(): Promise<void> {
     await this.#run(async (client) => {
-      const held = [...this.#locked];
+      const held = [...this.#locked].map(marker);
       if (held.length > 0) await beatOn(client, held);
     });
   }
 
-  /** Ends the session: the server drops every lock it held. */
+  /** Removes the markers and ends the session: the server drops every lock it held. */
   async close(): Promise<void> {
+    const markers = [...this.#owners].map(marker);
+    if (markers.length > 0 && this.#client)
+      await this.#run(async (client) => {
+        await client.query("DELETE FROM speedgate.worker_heartbeats WHERE owner_id = ANY($1::text[])", [markers]);
+      }).catch(() => undefined);
     this.#closed = true;
     await this.#chain.catch(() => undefined);
     const client = this.#client;
@@ -87,6 +95,21 @@ export class WorkerLockSession {
       this.#connecting = null;
     });
     return await this.#connecting;
+  }
+
+  /**
+   * Tries the pool's lock, never waits for it: only a pool id's hash colliding with a live pool's could hold it. That pool
+   * then has no marker: it is judged by its heartbeat alone.
+   */
+  async #take(client: pg.Client, ownerId: string): Promise<boolean> {
+    const { rows } = await client.query<{ taken: boolean }>(`SELECT pg_try_advisory_lock(${OWNER_LOCK_KEY_SQL}) AS taken`, [ownerId]);
+    if (rows[0]?.taken === true) {
+      this.#locked.add(ownerId);
+      return true;
+    }
+    await client.query("DELETE FROM speedgate.worker_heartbeats WHERE owner_id = $1", [marker(ownerId)]);
+    this.logger.warn(`job queue: worker pool ${ownerId}'s lock is held by another session; its death cannot be proven, only waited for`);
+    return false;
   }
 
   async #open(): Promise<pg.Client> {
@@ -115,10 +138,7 @@ export class WorkerLockSession {
       // An idle_session_timeout set for the role would end this idle session and drop the locks of a live replica.
       await client.query("SELECT set_config('idle_session_timeout', '0', false)").catch(() => undefined);
       // A new session holds nothing: every registered pool's lock is taken again before anything beats on it.
-      for (const ownerId of this.#owners) {
-        await client.query(`SELECT pg_advisory_lock(${OWNER_LOCK_KEY_SQL})`, [ownerId]);
-        this.#locked.add(ownerId);
-      }
+      for (const ownerId of this.#owners) await this.#take(client, ownerId);
     } catch (error) {
       this.#locked.clear();
       await client.end().catch(() => undefined);

@@ -250,8 +250,12 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
     ticking = true;
     beating = (async () => {
       try {
-        if (locks) await locks.beat();
-        else await beat(database.pool, [...pools.keys()]);
+        await beat(database.pool, [...pools.keys()]);
+        // The lock session's markers apart: a session that cannot connect (the server at max_connections) must not stop
+        // the pools' own heartbeats, or a live replica's long job would be taken as a silent one's.
+        await locks?.beat().catch((error: unknown) => {
+          logger.warn(`job queue: could not beat the worker locks' markers: ${(error as Error).message}`);
+        });
         // Proven dead first (a killed process: at once), then silent for staleAfterMs (whatever could not be proven).
         const live = locks ? [...pools.keys()] : [...localPools(database)];
         const proven = await findProvenDeadOwners(database.pool, database.kind, live);

@@ -273,18 +273,19 @@ describeEachBackend("the proof a pool is dead", (backend) => {
     await handle.destroy();
   });
 
-  it("names no owner this process runs, and on the server only one whose lock is free and whose last beat is this server's", async () => {
+  it("names no owner this process runs, and on the server only one whose lock is free and whose marker is this server's", async () => {
     expect(await findProvenDeadOwners(database.pool, database.kind, ["ghost"])).toEqual([]);
     if (database.kind === "pglite") {
       expect(await findProvenDeadOwners(database.pool, "pglite", [])).toEqual(["ghost"]);
       return;
     }
-    // No heartbeat row: it may have died before its first beat, or not have taken its lock yet. Left to the stale wait.
+    // No marker, however fresh its heartbeat: it may have died before it took its lock. Left to the stale wait.
+    await database.pool.query("INSERT INTO speedgate.worker_heartbeats (owner_id, beat_at) VALUES ('ghost', now())");
     expect(await findProvenDeadOwners(database.pool, "postgres", [])).toEqual([]);
-    // A beat from before the server's start: the restart dropped its lock, which proves nothing about the process.
-    await database.pool.query("INSERT INTO speedgate.worker_heartbeats (owner_id, beat_at) VALUES ('ghost', '2000-01-01')");
+    // A marker from before the server's start: the restart dropped its lock, which proves nothing about the process.
+    await database.pool.query("INSERT INTO speedgate.worker_heartbeats (owner_id, beat_at) VALUES ('lock:ghost', '2000-01-01')");
     expect(await findProvenDeadOwners(database.pool, "postgres", [])).toEqual([]);
-    await database.pool.query("UPDATE speedgate.worker_heartbeats SET beat_at = now() WHERE owner_id = 'ghost'");
+    await database.pool.query("UPDATE speedgate.worker_heartbeats SET beat_at = now() WHERE owner_id = 'lock:ghost'");
     // Its lock held by a live session (another replica's): alive, however long it has been silent.
     const holder = new pg.Client(database.connection);
     await holder.connect();
