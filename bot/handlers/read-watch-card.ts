@@ -305,6 +305,20 @@ export function watchCardJob(deps: AppDeps) {
       return;
     }
     const running = await main.running(repository);
+    if (running?.trigger === "drift" && running.good === base && running.bad === head) {
+      // This range's bisection was started by this round's job (or a rerun of the same round) and may not have been
+      // handed on: the app died between the writes. Finish them; the start job is stored once, ever, by its key.
+      if (!(await main.rounds(running.id)).some((round) => round.stepKey === "range"))
+        await main.recordRound({ ...drift, bisectionId: running.id, stepKey: "range" });
+      await job.submit({
+        task: "bisect",
+        payload: { ...bisectPayload(running.id) },
+        key: `bisect:${repository.toLowerCase()}:${running.id}:start`,
+        lane: mainLane(repository),
+        deliveryId: job.deliveryId,
+      });
+      return;
+    }
     if (running) {
       job.log.info({ work: job.key, run: run.id }, `bisection ${running.id} of ${repository} is still running: this drift waits for it`);
       return;

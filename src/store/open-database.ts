@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -21,6 +21,20 @@ export interface OpenDatabaseOptions {
 export const PGLITE_SUBFOLDER = "pgdata";
 /** libpq's socket file name for port 5432 inside the socket directory. */
 const SOCKET_PORT = 5432;
+/** Beside the lock: the socket folder of the process that holds the data folder. */
+export const SOCKET_RECORD = "speedgate.socket";
+/** The longest path a unix socket may have on Linux (sun_path, less its terminating zero). */
+const SOCKET_PATH_MAX = 107;
+
+/**
+ * Where PGlite's socket folder is made: the temporary folder, unless a socket inside it would be longer than a socket
+ * path may be. Node cuts such a path short, so every start would bind the same cut path, and a start after a killed
+ * process (which left its socket behind) would fail with EADDRINUSE; /tmp then.
+ */
+export function socketParent(temporary = tmpdir()): string {
+  const probe = join(temporary, "speedgate-pglite-XXXXXX", `.s.PGSQL.${SOCKET_PORT}`);
+  return Buffer.byteLength(probe) <= SOCKET_PATH_MAX ? temporary : "/tmp";
+}
 
 /** Opens the server or the embedded PGlite and checks that it answers. */
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions): Promise<Database> {
@@ -102,9 +116,15 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
       await db.close();
     });
     // A unix socket in a folder only this user can enter: PGlite's server has no passwords.
-    const socketDir = await mkdtemp(join(tmpdir(), "speedgate-pglite-"));
+    // The folder holds the lock, so a socket folder recorded by an earlier owner is a dead process's (a SIGKILL skips
+    // the cleanup below): removed, as long as it is one of ours.
+    const recorded = (await readFile(join(dataDir, SOCKET_RECORD), "utf8").catch(() => "")).trim();
+    if (/[\\/]speedgate-pglite-[^\\/]+$/.test(recorded)) await rm(recorded, { recursive: true, force: true });
+    const socketDir = await mkdtemp(join(socketParent(), "speedgate-pglite-"));
+    await writeFile(join(dataDir, SOCKET_RECORD), `${socketDir}\n`, { mode: 0o600 });
     cleanups.push(async () => {
       await rm(socketDir, { recursive: true, force: true });
+      await rm(join(dataDir, SOCKET_RECORD), { force: true });
     });
     const maxConnections = options.maxConnections ?? 10;
     // The server multiplexes its connections onto PGlite's one session, so they are cheap; room for

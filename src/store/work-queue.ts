@@ -14,7 +14,9 @@ import type { Logger } from "../logger.js";
 import type { Database } from "./database.js";
 import { type EnqueueResult, type WorkItem, enqueueWork } from "./enqueue-work.js";
 import { createGraphileLogger } from "./graphile-logger.js";
+import { findProvenDeadOwners } from "./find-proven-dead-owners.js";
 import { handBackJobs } from "./hand-back-jobs.js";
+import { WorkerLockSession } from "./hold-worker-locks.js";
 import { DEFAULT_LIVENESS, type LivenessPolicy, beat, forgetOwners, releaseDeadOwners, releaseOwners } from "./track-worker-liveness.js";
 
 /*
@@ -58,6 +60,11 @@ export interface WorkQueue {
   /** This replica's running worker pools, by the id they lock jobs with (graphile-worker's locked_by). */
   readonly ownerIds: readonly string[];
   /**
+   * Resolves once every pool running now could be proven dead if this process died: on PostgreSQL its advisory
+   * lock is held and its first heartbeat written (src/store/hold-worker-locks.ts); on PGlite at once.
+   */
+  provable(): Promise<void>;
+  /**
    * Lets running jobs finish, then releases everything; jobs not started stay stored for the next process.
    * With `graceMs`, a job still running after it (stuck in a GitHub call's retries) is not waited for: it is
    * handed back to the queue with its attempt (handBackJobs) and runs again at the next start; the process
@@ -67,6 +74,21 @@ export interface WorkQueue {
 }
 
 export const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * The worker pools this process runs on each PGlite data folder (by the database's description). One process owns
+ * a folder, so an owner of a locked job missing here belongs to a process that died (src/store/find-proven-dead-owners.ts).
+ */
+const pglitePools = new Map<string, Set<string>>();
+
+function localPools(database: Database): Set<string> {
+  let pools = pglitePools.get(database.description);
+  if (!pools) {
+    pools = new Set();
+    pglitePools.set(database.description, pools);
+  }
+  return pools;
+}
 
 function contextFor(job: Job, helpers: JobHelpers, logger: Logger): WorkContext {
   return {
@@ -116,7 +138,19 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
   const pools = new Map<string, (count: number) => void>();
   // Pools that ended on their own (a database outage): their jobs stay locked until released.
   const endedPools: string[] = [];
+  // PostgreSQL: each pool's advisory lock, on a session of this replica's own. PGlite: this process's pools on the folder.
+  const locks = database.kind === "postgres" ? new WorkerLockSession(database.connection, logger) : null;
+  const registrations = new Map<string, Promise<void>>();
   events.on("pool:create", ({ workerPool }) => {
+    if (locks) {
+      const registered = locks.register(workerPool.id).catch((error: unknown) => {
+        logger.warn(
+          `job queue: could not take worker pool ${workerPool.id}'s lock (${(error as Error).message}); ` +
+            "if this process dies, its jobs wait for the heartbeat's stale wait",
+        );
+      });
+      registrations.set(workerPool.id, registered);
+    } else localPools(database).add(workerPool.id);
     pools.set(workerPool.id, (count) => {
       // A pool that is shutting down (a database outage ends it) asserts on a nudge before it says it
       // is released; a nudge only saves a poll, and the job is stored, so the next pool runs it.
@@ -129,6 +163,10 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
   });
   events.on("pool:release", ({ workerPool }) => {
     pools.delete(workerPool.id);
+    registrations.delete(workerPool.id);
+    // An ended pool runs nothing: its jobs left locked are a dead pool's, to be released (below or by any replica).
+    if (locks) void locks.unregister(workerPool.id).catch(() => undefined);
+    else localPools(database).delete(workerPool.id);
     if (!stopping) endedPools.push(workerPool.id);
   });
   events.on("pool:listen:error", ({ error }) => {
@@ -156,6 +194,7 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
   try {
     runner = await launch();
   } catch (error) {
+    await locks?.close();
     await utils.release();
     throw error;
   }
@@ -204,14 +243,39 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
   supervise(runner);
 
   let beating: Promise<void> = Promise.resolve();
+  let ticking = false;
   const tick = (): void => {
+    // A sweep still running (a slow database) is not overlapped: two would release one dead pool twice.
+    if (ticking) return;
+    ticking = true;
     beating = (async () => {
       try {
         await beat(database.pool, [...pools.keys()]);
-        await releaseDeadOwners(database.pool, utils, liveness.staleAfterMs, logger);
+        // The lock session's markers apart: a session that cannot connect (the server at max_connections) must not stop
+        // the pools' own heartbeats, or a live replica's long job would be taken as a silent one's.
+        await locks?.beat().catch((error: unknown) => {
+          logger.warn(`job queue: could not beat the worker locks' markers: ${(error as Error).message}`);
+        });
+        // Proven dead first (a killed process: at once), then silent for staleAfterMs (whatever could not be proven).
+        const live = locks ? [...pools.keys()] : [...localPools(database)];
+        const proven = await findProvenDeadOwners(database.pool, database.kind, live);
+        await releaseOwners(
+          database.pool,
+          utils,
+          proven,
+          database.kind === "pglite"
+            ? "belonged to a process that no longer runs (this process owns the PGlite data folder alone)"
+            : "lost their database session (their advisory locks are gone: the process ended)",
+          logger,
+        );
+        const stale = await releaseDeadOwners(database.pool, utils, liveness.staleAfterMs, logger);
+        if (proven.length + stale.length > 0) for (const nudge of pools.values()) nudge(proven.length + stale.length);
+        else logger.debug(`job queue: ${pools.size} pool(s) beat; no dead pool holds a job`);
       } catch (error) {
         // The database may be away; the next beat tries again, and staleAfterMs leaves room for it.
         logger.warn(`job queue: heartbeat failed: ${(error as Error).message}`);
+      } finally {
+        ticking = false;
       }
     })();
   };
@@ -223,6 +287,9 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
     events,
     get ownerIds() {
       return [...pools.keys()];
+    },
+    async provable() {
+      await Promise.all([...registrations.values()]);
     },
     async enqueue(item) {
       const result = await enqueueWork(database.pool, item);
@@ -263,6 +330,8 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
         await forgetOwners(database.pool, ownerIds).catch((error: unknown) => {
           logger.warn(`job queue: could not remove this replica's heartbeats: ${(error as Error).message}`);
         });
+        await locks?.close();
+        if (!locks) for (const id of ownerIds) localPools(database).delete(id);
         await utils.release();
       })();
       return stopping;
