@@ -142,7 +142,8 @@ describe("watch.everyMerge over HTTP (`npm run bot`, signed push deliveries, the
   beforeAll(async () => await fake.start());
   afterAll(async () => await fake.stop());
 
-  it("dispatches nothing while everyMerge is off or unset", async () => {
+  // Two app starts in turn: each one's first start can take a minute on a loaded runner.
+  it("dispatches nothing while everyMerge is off or unset", { timeout: 240_000 }, async () => {
     fake.reset();
     for (const [appId, everyMerge] of [
       [4251, false],
