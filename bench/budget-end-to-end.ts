@@ -15,7 +15,7 @@ import buildCliBundle from "../harness/cli-bundle/cli-bundle-setup.js";
 
 /*
  * The default run budget end to end: `speedgate run` in a fresh process per round, as a CI job runs
- * it, with the config's defaults (bench.runs { min: 2, max: 16 }, the sequential rule, counterbalanced).
+ * it, with the config's defaults (bench.runs { min: 2, max: 24 }, the sequential rule, counterbalanced).
  *   - the reference engine (`speedgate sim-engine`) started afresh for every run of each engine with
  *     --run-variance 0.0566, so two engine starts differ by 8% in speed (an H200 with llama.cpp's CUDA
  *     server at saturation), 20 rounds each of an unchanged engine, one 10% faster and one 1.5× faster;
@@ -242,7 +242,7 @@ export async function measureDemoRoundTime(options: { rounds?: number; log?: (li
     await cp(fileURLToPath(new URL("../examples/demo", import.meta.url)), dir, { recursive: true });
     const demo = parse(await readFile(join(dir, "round.yml"), "utf8")) as { bench: Record<string, unknown> } & Record<string, unknown>;
     const setups: Array<[string, Record<string, unknown>]> = [
-      ["the default budget (2 to 16 runs)", { runs: undefined }],
+      ["the default budget (2 to 24 runs)", { runs: undefined }],
       ["bench.runs: 4 (the default before)", { runs: 4 }],
       ["bench.runs: 1 (the demo's own)", { runs: 1 }],
     ];

@@ -96,14 +96,14 @@ const SETUPS: Setup[] = [
 ];
 
 export async function measureSequentialGate(
-  options: { rounds?: number; only?: readonly number[]; log?: (line: string) => void } = {},
+  options: { rounds?: number; only?: readonly number[]; speedups?: readonly number[]; log?: (line: string) => void } = {},
 ): Promise<SequentialRateRow[]> {
   const rounds = options.rounds ?? 400;
   const rows: SequentialRateRow[] = [];
   for (const [index, setup] of SETUPS.entries()) {
     if (options.only && !options.only.includes(index)) continue;
     const scenario = referenceScenario({ noise: setup.noise });
-    for (const speedup of [1, 1.1, 1.5]) {
+    for (const speedup of options.speedups ?? [1, 1.1, 1.5]) {
       const study = studySequentialGate(scenario, {
         candidate: speedup === 1 ? scenario.engine : fasterProfile(scenario.engine, speedup),
         rounds,
@@ -145,11 +145,13 @@ export function describeSequentialRow(row: SequentialRateRow): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  // ONLY=7,8 plays those setups (0-based, in SETUPS' order) and no others.
+  // ONLY=7,8 plays those setups (0-based, in SETUPS' order) and no others; SPEEDUPS=1 only the unchanged engine.
   const only = process.env.ONLY?.split(",").map(Number);
+  const speedups = process.env.SPEEDUPS?.split(",").map(Number);
   const rows = await measureSequentialGate({
     rounds: Number(process.env.ROUNDS ?? 400),
     ...(only ? { only } : {}),
+    ...(speedups ? { speedups } : {}),
     log: (line) => console.log(line),
   });
   console.log(JSON.stringify(rows));

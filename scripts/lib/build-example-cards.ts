@@ -1,4 +1,5 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { DEFAULT_RUN_BUDGET } from "../../src/scoring/sequential-design.js";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -652,9 +653,9 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     gpu: { baseline: idleH100("2026-11-29T11:31:10.000Z"), candidate: idleH100("2026-11-29T11:35:47.000Z") },
   });
 
-  // A decode kernel 1.5 times as fast, at the default run budget (2 to 16 runs, the sequential rule): the test is
+  // A decode kernel 1.5 times as fast, at the default run budget (2 to 24 runs, the sequential rule): the test is
   // decided after the first pair of runs, on a runner whose engine starts differ by about 8% (an H200 at saturation).
-  const budgetConfig = config({ runs: { min: 2, max: 16 } });
+  const budgetConfig = config({ runs: { ...DEFAULT_RUN_BUDGET } });
   const decidedEarly = card({
     config: budgetConfig,
     seed: 53,

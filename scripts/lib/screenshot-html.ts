@@ -3,17 +3,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { CLOSED_NETWORK_CHROMIUM_FLAGS } from "./closed-network-chromium-flags.js";
 import { COMMENT_WIDTH_PX } from "./render-card-html.js";
 
 const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
+  ...CLOSED_NETWORK_CHROMIUM_FLAGS,
   "--allow-file-access-from-files",
   "--hide-scrollbars",
   // Virtual time runs the page's scripts (Mermaid) to completion before the DOM is read or the shot taken.

@@ -57,7 +57,7 @@ const budgetRuns = integerIn(2, MAX_BUDGET_RUNS, `expected a whole number of run
 export const runsSchema = z.union(
   [
     integerIn(1, 100, RUNS_EXPECTATION),
-    z.strictObject({ min: budgetRuns, max: budgetRuns }, { error: "expected a budget with min and max, such as { min: 2, max: 16 }" }),
+    z.strictObject({ min: budgetRuns, max: budgetRuns }, { error: "expected a budget with min and max, such as { min: 2, max: 24 }" }),
   ],
   { error: RUNS_EXPECTATION },
 );

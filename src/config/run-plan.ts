@@ -20,7 +20,7 @@ export function calibrationRunsOf(runs: RunsSetting): number {
   return typeof runs === "object" ? runs.min : runs;
 }
 
-/** bench.runs in words: "4", "2 to 16 (a budget)". */
+/** bench.runs in words: "4", "2 to 24 (a budget)". */
 export function describeRuns(runs: RunsSetting): string {
   return typeof runs === "object" ? `${runs.min} to ${runs.max} (a budget)` : String(runs);
 }

@@ -101,11 +101,11 @@ describe("fingerprintRound", () => {
 
   it("hashes a config without bench.runs with the default budget in it: the round it describes is another", () => {
     const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
-    expect(config.bench.runs).toEqual({ min: 2, max: 16 });
+    expect(config.bench.runs).toEqual({ min: 2, max: 24 });
     expect(config.gate.use).toBe("sequential");
     const fixed = resolveConfigPaths(parseRoundConfig({ ...raw, bench: { ...raw.bench, runs: 4 } }), "/w");
     expect(fingerprintRound(config, "/w", prompts).configHash).not.toBe(fingerprintRound(fixed, "/w", prompts).configHash);
-    expect(fingerprintRound(config, "/w", prompts).configHash).toBe("c10fb0627afdfc8ede97a0e7f4c4aa2c47386bd454bd74705d30d950a0cdadb4");
+    expect(fingerprintRound(config, "/w", prompts).configHash).toBe("2120fec68c8c63505df383002dd7eac4cc2907234a3819358aa904417ed2dd3c");
   });
 
   it(

@@ -63,8 +63,8 @@ describe("parseRoundConfig", () => {
       regressionFloor: 0.8,
       maxRegressedPrompts: 0.1,
     });
-    // A budget of 2 to 16 runs in counterbalanced order, decided by the sequential rule (docs/scoring-statistics.md).
-    expect(config.bench.runs).toEqual({ min: 2, max: 16 });
+    // A budget of 2 to 24 runs in counterbalanced order, decided by the sequential rule (docs/scoring-statistics.md).
+    expect(config.bench.runs).toEqual({ min: 2, max: 24 });
     expect(config.bench.order).toBe("counterbalanced");
     expect(config.bench.clientWarmup).toBe(true);
     expect(config.docker.network).toBe("isolated");
@@ -143,7 +143,7 @@ describe("parseRoundConfig", () => {
     [
       ["gate", "use"],
       "interval-low",
-      "round.yml: gate.use: expected sequential, or no gate.use: bench.runs is a budget ({ min: 2, max: 16 }), which the sequential " +
+      "round.yml: gate.use: expected sequential, or no gate.use: bench.runs is a budget ({ min: 2, max: 24 }), which the sequential " +
         'rule decides (a number of runs is gated by interval-low, noise-floor or round-score), got "interval-low"',
     ],
     [

@@ -7,6 +7,7 @@ import { rescoreCard } from "../../src/scorecard/rescore-card.js";
 import { runCalibration } from "../../src/round/run-calibration.js";
 import { recordedGateSettings } from "../../src/scorecard/rescore-scenario-card.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { DEFAULT_RUN_BUDGET } from "../../src/scoring/sequential-design.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { SimRuntime } from "../../harness/sim-engine/sim-runtime.js";
 import { type SimRoundOptions, makePromptSet, writeSimRound } from "../../harness/sim-engine/write-sim-round.js";
@@ -76,11 +77,11 @@ describe("a round with a run budget", () => {
     // this in-process round shares the machine's CPUs with whatever else runs, so it asserts the stop, not which look made it.
     const { card, runtime } = await runBudgetRound({ candidate: FASTER });
     expect(scorecardSchema.parse(card)).toBeTruthy();
-    expect(card.settings.budget).toEqual({ min: 2, max: 16 });
-    expect(card.settings.runs).toBe(16);
+    expect(card.settings.budget).toEqual(DEFAULT_RUN_BUDGET);
+    expect(card.settings.runs).toBe(DEFAULT_RUN_BUDGET.max);
     expect(card.gate.use).toBe("sequential");
     const completed = card.runs.completed;
-    expect(completed).toBeLessThan(16);
+    expect(completed).toBeLessThan(DEFAULT_RUN_BUDGET.max);
     expect(completed % 2).toBe(0);
     expect(starts(runtime)).toBe(2 * completed);
     expect(card.sequential).toMatchObject({ decision: "pass", decidedAfter: completed, stop: "decided", spread: "starts" });

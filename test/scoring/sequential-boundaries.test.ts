@@ -41,8 +41,8 @@ function nullCrossingRate(spread: number, rounds: number, seed: number): number 
 describe("sequentialBoundaries", () => {
   it("puts the first look's bound at Student's t quantile of the error it spends, with two starts' degrees of freedom", () => {
     const bounds = sequentialBoundaries(DEFAULT_RUN_BUDGET, "counterbalanced", { kind: "starts" });
-    expect(bounds.looks).toEqual([2, 4, 6, 8, 10, 12, 14, 16]);
-    expect(bounds.degrees).toEqual([2, 6, 10, 14, 18, 22, 26, 30]);
+    expect(bounds.looks).toEqual([2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24]);
+    expect(bounds.degrees).toEqual([2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46]);
     expect(bounds.efficacy[0]).toBeCloseTo(studentTQuantile(1 - FIRST_LOOK_ALPHA, 2), 10);
     // Later bounds fall as the spread is known better and the error is spent a little at a time.
     expect(bounds.efficacy.at(-1)).toBeLessThan(bounds.efficacy[2] as number);

@@ -13,7 +13,7 @@ import {
 describe("lookRuns", () => {
   it("looks after whole pairs when counterbalanced, so both engines have gone first equally often at every look", () => {
     expect(lookRuns({ min: 2, max: 8 })).toEqual([2, 4, 6, 8]);
-    expect(lookRuns(DEFAULT_RUN_BUDGET)).toEqual([2, 4, 6, 8, 10, 12, 14, 16]);
+    expect(lookRuns(DEFAULT_RUN_BUDGET)).toEqual([2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24]);
     expect(lookRuns({ min: 4, max: 4 })).toEqual([4]);
   });
 

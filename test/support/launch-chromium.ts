@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { type BrowserContext, chromium } from "playwright-core";
+import { CLOSED_NETWORK_CHROMIUM_FLAGS } from "../../scripts/lib/closed-network-chromium-flags.js";
 import { makeTempDir } from "./make-temp-dir.js";
 
 /** Debian's Chromium (CHROMIUM names another): the browser tests drive it through playwright-core, which downloads none. */
@@ -18,27 +19,12 @@ export function chromiumAvailable(): boolean {
   return false;
 }
 
-/*
- * The flags a closed network needs: without the background-networking ones Chromium opens connections
- * the network refuses, many at a time. A fresh profile per browser, in the test file's own folder.
- */
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 /** A headless Chromium with a new empty profile; close it after the test. */
 export async function launchChromium(): Promise<BrowserContext> {
   return await chromium.launchPersistentContext(await makeTempDir("chromium-profile-"), {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: FLAGS,
+    args: [...CLOSED_NETWORK_CHROMIUM_FLAGS],
     viewport: { width: 1200, height: 900 },
   });
 }

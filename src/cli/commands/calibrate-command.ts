@@ -152,11 +152,11 @@ export function describeCalibration(
 }
 
 /** The budgets a team chooses between: at least two runs, at most this many. */
-export const QUOTED_BUDGETS = [4, 8, 16] as const;
+export const QUOTED_BUDGETS = [4, 8, 16, 24] as const;
 
 /**
  * What a team needs to choose a run budget (bench.runs { min, max }): the runner's run-to-run spread,
- * and for budgets of 4, 8 and 16 runs the smallest speedup the sequential rule passes with 95% power,
+ * and for budgets of 4, 8, 16 and 24 (the default) runs the smallest speedup the sequential rule passes with 95% power,
  * with this calibration and without one.
  */
 export function describeBudgetReach(file: Pick<CalibrationFile, "rounds" | "settings">): string[] {

@@ -34,6 +34,7 @@ import { cleanLogLine } from "../../safe-text/sanitize-log-tail.js";
 import { delinkPlainText } from "../../safe-text/delink-plain-text.js";
 import { renderCommitsText } from "./render-commits-section.js";
 import { describeScenarioScore } from "../assemble-scenario-card.js";
+import { renderScenarioBarsText } from "./render-scenario-bars.js";
 import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
 import { describeTimeSpent } from "./describe-time-spent.js";
 import { describeFixedFour } from "./describe-budget.js";
@@ -181,6 +182,7 @@ function renderScenariosText(card: Scorecard, scenarios: ScenariosDescription, m
     ]),
   );
   for (const reason of scenarios.roundReasons) out.push("", `Not passed: ${reason}.`);
+  out.push("", renderScenarioBarsText(card));
   for (const row of scenarios.rows) {
     const queueBound = describeQueueBound(row.card);
     if (queueBound) out.push("", `${row.name}: ${queueBound}`);
