@@ -35,6 +35,7 @@ import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCos
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 import { measureAppStartAndStop } from "./app-start-and-stop.js";
 import { DEFAULT_DELIVERY_HOLD } from "../bot/app-readiness.js";
+import { describeWatchBisections, measureWatchBisections } from "./watch-bisection-rounds.js";
 import { FALSE_ALARM_GOAL, describeWatchFalseAlarms, measureWatchFalseAlarms } from "./watch-false-alarms.js";
 import { HISTORY_PAGE_GOAL_MS, measureHistoryPages } from "./history-pages.js";
 
@@ -646,6 +647,30 @@ rows.push(
         measured: describeWatchFalseAlarms(figure),
         goal: `≤ ${FALSE_ALARM_GOAL} in ${figure.looks}`,
         met: figure.alarms <= FALSE_ALARM_GOAL,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("bisecting main with real rounds", async () => {
+    const figure = await measureWatchBisections((line) => process.stderr.write(`  ${line}\n`));
+    const eight = figure.runs.filter((run) => run.case === "8%");
+    const gradual = figure.runs.filter((run) => run.case === "gradual");
+    return [
+      {
+        figure:
+          "25. Bisection with real rounds (reference engine, 16 merges, merge 11 makes decode 8% slower, watch.maxDrift 0.98, " +
+          "5 runs a round, one machine): merge 11 named; rounds; runner time",
+        measured: describeWatchBisections(figure, "8%"),
+        goal: "all named within ⌈log2 16⌉ + 2 = 6 rounds after the drift round",
+        met: eight.length > 0 && eight.every((run) => run.right && run.rounds <= 7),
+      },
+      {
+        figure: "25. The same, merges 5 to 12 each 1.5% slower (11.4% in all): reported as a gradual drift",
+        measured: describeWatchBisections(figure, "gradual"),
+        goal: "all gradual, none pinned on one merge",
+        met: gradual.length > 0 && gradual.every((run) => run.right),
       },
     ];
   })),

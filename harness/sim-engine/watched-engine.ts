@@ -15,11 +15,21 @@ const CHAT = Array.from({ length: 8 }, (_, index) => ({ id: `c${index + 1}`, pro
 export const WATCH_PROMPTS: Readonly<Record<"decode" | "chat", readonly Prompt[]>> = { decode: DECODE, chat: CHAT };
 
 /**
- * The first token and the gap between tokens at level 1, and the answer's length: about a third of a
- * second an answer. Long enough that a stall of the machine (two cores shared with other CPU-bound
- * work) is small beside it; a few times shorter gave rounds whose runs spread by 20%.
+ * The first token and the gap between tokens at level 1, and the answer's length: about a second an
+ * answer (100 + 47 × 20 ms). The engine paces every token against its schedule from the request's
+ * arrival (stream-answer.ts), so a late timer never accumulates; what a loaded machine adds is one
+ * stall of the engine or the client (tens of milliseconds, up to about 100 beside CPU-bound work) at
+ * the request's arrival or its last token, the same whatever the answer's length. On a third of a
+ * second (40 + 23 × 12 ms), with all eight prompts in flight together and ending within 80 ms, one
+ * such stall landed on every prompt of a run: run scores of one engine against itself from 0.77 to
+ * 1.24 beside two CPU-bound processes. At a second an answer and REQUEST_INTERVAL_MS between
+ * arrivals, a stall is a few percent of one or two prompts: run scores 0.95 to 1.05, most within 1%
+ * (docs/watching-main.md, "the reference engine's spread").
  */
-const TIMING = { ttftMs: 40, itlMs: 12, outputTokens: 24 };
+const TIMING = { ttftMs: 100, itlMs: 20, outputTokens: 48 };
+
+/** Between two requests' arrivals: longer than a stall, so no two prompts' ends share one. */
+const REQUEST_INTERVAL_MS = 120;
 
 /** The engine's files at these levels (1: the first commit's speed). */
 export function watchedEngineFiles(levels: { decode: number; chat: number }): Record<string, string> {
@@ -53,7 +63,14 @@ export async function writeWatchRound(
     fileName: options.fileName ?? "round.yml",
     baseline: { command: simEngineCommand("--profile", "profile.json"), cwd: "engine" },
     health: { intervalMs: 50 },
-    bench: { prompts: undefined, model: "sim-model", maxTokens: 32, requestIntervalMs: 10, warmupRequests: 0, runs: options.runs ?? 3 },
+    bench: {
+      prompts: undefined,
+      model: "sim-model",
+      maxTokens: 64,
+      requestIntervalMs: REQUEST_INTERVAL_MS,
+      warmupRequests: 0,
+      runs: options.runs ?? 3,
+    },
     gate: { minRoundScore: 0.5, minPrompts: 1 },
     scenarios: [
       { name: "decode", prompts: "decode.jsonl" },
