@@ -117,6 +117,7 @@ import {
   renderCommitsText,
   renderEngineTimes,
   renderMarkdown,
+  renderScenarioBarsText,
   require_dist,
   resolveCommit,
   resolveRoundEngines,
@@ -135,7 +136,7 @@ import {
   writeBisectionReport,
   writeScorecard,
   writeWatchReport
-} from "./chunks/chunk-OHCSAATR.js";
+} from "./chunks/chunk-W3KYYK2P.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -146,7 +147,7 @@ import {
   dockerStatusCode,
   isProcessAlive,
   sweepResources
-} from "./chunks/chunk-VN7B5FJJ.js";
+} from "./chunks/chunk-HA5TGXAM.js";
 import {
   __commonJS,
   __export,
@@ -5873,6 +5874,7 @@ function renderScenariosText(card, scenarios, maxLogLines) {
     ])
   );
   for (const reason of scenarios.roundReasons) out.push("", `Not passed: ${reason}.`);
+  out.push("", renderScenarioBarsText(card));
   for (const row of scenarios.rows) {
     const queueBound = describeQueueBound(row.card);
     if (queueBound) out.push("", `${row.name}: ${queueBound}`);
@@ -7059,7 +7061,7 @@ function describeCalibration(file, maxUnscored, queueBound = [], scenarioMaxUnsc
   return `${lines.join("\n")}
 `;
 }
-var QUOTED_BUDGETS = [4, 8, 16];
+var QUOTED_BUDGETS = [4, 8, 16, 24];
 function describeBudgetReach(file) {
   const spread = calibratedSpread(
     file.rounds.map((round) => round.roundScore),
@@ -14089,7 +14091,7 @@ async function readSchemaVersion(queryable) {
 }
 
 // src/store/open-database.ts
-import { mkdir as mkdir4, mkdtemp as mkdtemp2, rm as rm2, stat } from "node:fs/promises";
+import { mkdir as mkdir4, mkdtemp as mkdtemp2, readFile as readFile5, rm as rm2, stat, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
 import { join as join8 } from "node:path";
 
@@ -14182,6 +14184,12 @@ function redactDatabaseUrl(url) {
 // src/store/open-database.ts
 var PGLITE_SUBFOLDER = "pgdata";
 var SOCKET_PORT = 5432;
+var SOCKET_RECORD = "speedgate.socket";
+var SOCKET_PATH_MAX = 107;
+function socketParent(temporary = tmpdir2()) {
+  const probe = join8(temporary, "speedgate-pglite-XXXXXX", `.s.PGSQL.${SOCKET_PORT}`);
+  return Buffer.byteLength(probe) <= SOCKET_PATH_MAX ? temporary : "/tmp";
+}
 async function openDatabase(target, options) {
   if (target.kind === "postgres") return await openServer(target.url, options);
   return await openPglite(target.dataDir, options);
@@ -14250,9 +14258,14 @@ async function openPglite(dataDir, options) {
     cleanups.push(async () => {
       await db.close();
     });
-    const socketDir = await mkdtemp2(join8(tmpdir2(), "speedgate-pglite-"));
+    const recorded = (await readFile5(join8(dataDir, SOCKET_RECORD), "utf8").catch(() => "")).trim();
+    if (/[\\/]speedgate-pglite-[^\\/]+$/.test(recorded)) await rm2(recorded, { recursive: true, force: true });
+    const socketDir = await mkdtemp2(join8(socketParent(), "speedgate-pglite-"));
+    await writeFile3(join8(dataDir, SOCKET_RECORD), `${socketDir}
+`, { mode: 384 });
     cleanups.push(async () => {
       await rm2(socketDir, { recursive: true, force: true });
+      await rm2(join8(dataDir, SOCKET_RECORD), { force: true });
     });
     const maxConnections = options.maxConnections ?? 10;
     const server = new PGLiteSocketServer({
@@ -14452,7 +14465,7 @@ Exit codes: 0 printed; 2 not a readable score card, or bad usage`,
 };
 
 // src/cli/commands/sim-engine-command.ts
-import { readFile as readFile5, writeFile as writeFile3 } from "node:fs/promises";
+import { readFile as readFile6, writeFile as writeFile4 } from "node:fs/promises";
 import { dirname as dirname5, resolve as resolve6 } from "node:path";
 var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
@@ -14533,7 +14546,7 @@ function dropUndefined(value) {
 async function readProfile(path) {
   let text2;
   try {
-    text2 = await readFile5(path, "utf8");
+    text2 = await readFile6(path, "utf8");
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: cannot read the profile ${path}: ${error.message}`);
   }
@@ -14548,7 +14561,7 @@ async function readProfile(path) {
 async function countStart(path) {
   let start = 0;
   try {
-    start = Number.parseInt(await readFile5(path, "utf8"), 10);
+    start = Number.parseInt(await readFile6(path, "utf8"), 10);
   } catch (error) {
     if (error.code !== "ENOENT")
       throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${error.message}`);
@@ -14556,7 +14569,7 @@ async function countStart(path) {
   if (!Number.isInteger(start) || start < 0)
     throw new ConfigError(`speedgate sim-engine: --start-counter: ${path} does not hold a start count`);
   try {
-    await writeFile3(path, `${start + 1}
+    await writeFile4(path, `${start + 1}
 `);
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: --start-counter: cannot write ${path}: ${error.message}`);
@@ -14738,7 +14751,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       if (crash.logFile) {
         const logPath = resolve6(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
         try {
-          process.stderr.write(await readFile5(logPath));
+          process.stderr.write(await readFile6(logPath));
         } catch (error) {
           throw new ConfigError(`speedgate sim-engine: cannot read the crash log ${logPath}: ${error.message}`);
         }

@@ -60,9 +60,9 @@ import {
   writeAtomically,
   writeScorecard,
   writeWatchReport
-} from "./chunks/chunk-OHCSAATR.js";
+} from "./chunks/chunk-W3KYYK2P.js";
 import "./chunks/chunk-TM3QZYC6.js";
-import "./chunks/chunk-VN7B5FJJ.js";
+import "./chunks/chunk-HA5TGXAM.js";
 import {
   __commonJS,
   __require,

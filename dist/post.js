@@ -17,7 +17,7 @@ import "./chunks/chunk-BY2EMTJO.js";
 // action/cleanup.ts
 async function sweepDocker(runId) {
   const { default: Dockerode } = await import("./chunks/docker-5FFNVCFZ.js");
-  const { sweepResources } = await import("./chunks/sweep-resources-O6YRXHTD.js");
+  const { sweepResources } = await import("./chunks/sweep-resources-LSLESPCT.js");
   const counts = await sweepResources(new Dockerode(), { runId }, createActionsLogger());
   info(`Swept run ${runId}: ${counts.containers} containers, ${counts.networks} networks, ${counts.images} images`);
 }

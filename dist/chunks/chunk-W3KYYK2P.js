@@ -18,7 +18,7 @@ import {
   makeResourceLabels,
   readProcessStartTime,
   sweepResources
-} from "./chunk-VN7B5FJJ.js";
+} from "./chunk-HA5TGXAM.js";
 import {
   __commonJS,
   __export,
@@ -61692,18 +61692,15 @@ function evaluateGate(input2, settings) {
   return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement, unexplainedDecision: decision };
 }
 
-// src/scorecard/scorecard-schema.ts
-var SCORECARD_SCHEMA_VERSION = 2;
-var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
+// src/scorecard/card-field-kinds.ts
 var text3 = (max) => external_exports.string().max(max);
-var MAX_PROMPTS_SOURCE_CHARS = 256;
-var MAX_LISTED_LEFT_OUT = 1e3;
 var count4 = external_exports.number().int().min(0).max(1e7);
 var finiteOrNull = external_exports.number().finite().nullable();
 var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
 var fraction = external_exports.number().finite().min(0).max(1);
-var MAX_LISTED_OVERLAY_PATHS = 50;
-var MAX_LISTED_REGRESSED = 20;
+
+// src/scorecard/prompt-result-schema.ts
+var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
 var engineSideSchema = external_exports.object({
   /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
   outputTokens: count4.nullable(),
@@ -61802,6 +61799,13 @@ var answerVariationSchema = external_exports.object({
     })
   ).max(1e5)
 });
+
+// src/scorecard/scorecard-schema.ts
+var SCORECARD_SCHEMA_VERSION = 2;
+var MAX_PROMPTS_SOURCE_CHARS = 256;
+var MAX_LISTED_LEFT_OUT = 1e3;
+var MAX_LISTED_OVERLAY_PATHS = 50;
+var MAX_LISTED_REGRESSED = 20;
 var failureSchema = external_exports.object({
   engine: external_exports.enum(["baseline", "candidate"]),
   stage: external_exports.enum(["patch", "build", "startup", "benchmark"]),
@@ -66664,9 +66668,9 @@ function measureRunSpread(prompts, runScores, runs) {
 
 // src/scoring/sequential-design.ts
 var MAX_BUDGET_RUNS = 32;
-var DEFAULT_RUN_BUDGET = { min: 2, max: 16 };
+var DEFAULT_RUN_BUDGET = { min: 2, max: 24 };
 var SEQUENTIAL_ALPHA = 0.04;
-var FIRST_LOOK_ALPHA = 0.0275;
+var FIRST_LOOK_ALPHA = 0.035;
 var FUTILITY_BETA = 0.05;
 var TARGET_SPEEDUP = 1.1;
 var SEQUENTIAL_POWER = 0.95;
@@ -68915,14 +68919,32 @@ import { join as join7 } from "node:path";
 function describeClaimedBar(bar2) {
   return bar2.role === "guard" ? `a guard (fails only when surely more than ${formatPercent(bar2.margin ?? 0.05)} slower)` : `a target at ${formatBar(bar2.minRoundScore)}`;
 }
-function listNames2(names) {
-  return names.map((name) => `**${escapeInline(name)}**`).join(", ");
-}
+var MARKDOWN = {
+  name: (name) => `**${escapeInline(name)}**`,
+  text: escapeInline,
+  code: (text5) => `\`${text5}\``,
+  warning: (title, body) => `> [!WARNING]
+> **${title}**: ${body}`
+};
+var PLAIN = {
+  name: (name) => name,
+  // A path from a card the pull request's code could have written: no control characters reach the terminal.
+  text: cleanLogLine,
+  code: (text5) => text5,
+  warning: (title, body) => `\u26A0 ${title}: ${body}`
+};
 function renderScenarioBars(card) {
+  return describeScenarioBars(card, MARKDOWN);
+}
+function renderScenarioBarsText(card) {
+  return describeScenarioBars(card, PLAIN);
+}
+function describeScenarioBars(card, style) {
   const scenarios = card.scenarios ?? [];
   if (scenarios.length === 0) return "";
+  const listNames2 = (names) => names.map((name) => style.name(name)).join(", ");
   if (scenarios.every((scenario) => scenario.barFrom === void 0)) {
-    return "Bars from the round config. The app holds each scenario to the default branch's copy of it, under its own `gate.scenarios`.";
+    return `Bars from the round config. The app holds each scenario to the default branch's copy of it, under its own ${style.code("gate.scenarios")}.`;
   }
   const byRound = /* @__PURE__ */ new Map();
   const byApp = [];
@@ -68933,7 +68955,7 @@ function renderScenarioBars(card) {
   }
   const parts = [
     ...[...byRound].map(
-      ([path, names]) => `from the round config on the default branch${path === "" ? "" : ` (${escapeInline(path)})`}: ${listNames2(names)}`
+      ([path, names]) => `from the round config on the default branch${path === "" ? "" : ` (${style.text(path)})`}: ${listNames2(names)}`
     ),
     ...byApp.length > 0 ? [`from the app's settings: ${listNames2(byApp)}`] : []
   ];
@@ -68948,11 +68970,13 @@ function renderScenarioBars(card) {
         ...scenario.card.gate.margin === void 0 ? {} : { margin: scenario.card.gate.margin }
       };
       const where = from?.settings === "round-config" ? "the default branch's round config" : "the app's settings";
-      return `the round's own card made **${escapeInline(scenario.name)}** ${describeClaimedBar(from?.claimed ?? decided)}; ${where} make${where.endsWith("settings") ? "" : "s"} it ${describeClaimedBar(decided)}, which decides`;
+      return `the round's own card made ${style.name(scenario.name)} ${describeClaimedBar(from?.claimed ?? decided)}; ${where} make${where.endsWith("settings") ? "" : "s"} it ${describeClaimedBar(decided)}, which decides`;
     });
     lines2.push(
-      `> [!WARNING]
-> **Another bar than the round's card**: ${said.join("; ")}. A pull request that edits its own round config changes what runs, never the bar it is held to.`
+      style.warning(
+        "Another bar than the round's card",
+        `${said.join("; ")}. A pull request that edits its own round config changes what runs, never the bar it is held to.`
+      )
     );
   }
   return lines2.join("\n\n");
@@ -71396,7 +71420,7 @@ var budgetRuns = integerIn(2, MAX_BUDGET_RUNS, `expected a whole number of runs 
 var runsSchema = external_exports.union(
   [
     integerIn(1, 100, RUNS_EXPECTATION),
-    external_exports.strictObject({ min: budgetRuns, max: budgetRuns }, { error: "expected a budget with min and max, such as { min: 2, max: 16 }" })
+    external_exports.strictObject({ min: budgetRuns, max: budgetRuns }, { error: "expected a budget with min and max, such as { min: 2, max: 24 }" })
   ],
   { error: RUNS_EXPECTATION }
 );
@@ -73924,6 +73948,7 @@ export {
   selfAgreementOf,
   runRound,
   describeClaimedBar,
+  renderScenarioBarsText,
   describeTimeSpent,
   describeFixedFour,
   describeRunnerFix,

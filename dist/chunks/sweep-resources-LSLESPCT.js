@@ -10,7 +10,7 @@ import {
   ROLE_RUN_BASELINE,
   isRunGone,
   sweepResources
-} from "./chunk-VN7B5FJJ.js";
+} from "./chunk-HA5TGXAM.js";
 import "./chunk-BY2EMTJO.js";
 export {
   DEFAULT_STALE_AFTER_MS,

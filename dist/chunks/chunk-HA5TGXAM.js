@@ -49,13 +49,23 @@ function dockerStatusCode(error) {
 }
 
 // src/is-process-alive.ts
+import { readFileSync as readFileSync2 } from "node:fs";
 function isProcessAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return error.code === "EPERM";
   }
+  return !isZombie(pid);
+}
+function isZombie(pid) {
+  let stat;
+  try {
+    stat = readFileSync2(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return false;
+  }
+  return stat.slice(stat.lastIndexOf(")") + 1).trim().startsWith("Z");
 }
 
 // src/docker/sweep-resources.ts
