@@ -1,20 +1,19 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
 import { FakeGitHub, type FakeResponse } from "../../harness/fake-github/fake-github-server.js";
 import { zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
 import { deliverAndSettle, sendWebhook } from "../../harness/fake-github/send-webhook.js";
-import { type FakeCommit, type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
-import { makeCard } from "../../harness/make-card.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { stepRunTitle } from "../../src/github/dispatch-watch-step.js";
 import { silentLogger } from "../../src/logger.js";
-import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
 import { listMainRoundCardIds } from "../../src/store/card-documents.js";
 import { listMainSeries } from "../../src/store/main-series.js";
 import { openDatabase } from "../../src/store/open-database.js";
-import type { ScenarioCard, Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { mainWithMerges, watchStepCard } from "../support/watch/main-with-merges.js";
 
 /*
  * #41, the app's part: the watch workflow's drift round flags main, and the app bisects it as durable work,
@@ -26,73 +25,17 @@ import { makeTempDir } from "../support/make-temp-dir.js";
  * sent twice, its run's card still moves the bisection on, and merge 11 is named within ⌈log2 16⌉ + 2 rounds.
  */
 
-const hex = (n: number, tag: string): string => createHash("sha1").update(`${tag} ${n}`).digest("hex");
 const MERGES = 16;
 const GUILTY = 11;
-const CONFIG = ["watch:", "  workflow: speedgate-watch.yml", "  maxDrift: 0.97", "  maxRepeats: 2", ""].join("\n");
 
-/** main: the good commit, then 16 merge commits, each merging one pull request's own commit. */
-function mainHistory(): { commits: FakeCommit[]; main: string[]; pulls: FakePull[] } {
-  const start = Date.parse("2026-11-01T00:00:00Z");
-  const date = (minutes: number): string => new Date(start + minutes * 60_000).toISOString();
-  const good = hex(0, "a0");
-  const commits: FakeCommit[] = [{ sha: good, parents: [], message: "the engine", date: date(0) }];
-  const main = [good];
-  const pulls: FakePull[] = [];
-  for (let number = 1; number <= MERGES; number++) {
-    const branchCommit = hex(number, "b0");
-    const merge = hex(number, "c0");
-    commits.push({ sha: branchCommit, parents: [main.at(-1) ?? good], message: `change ${number}`, date: date(number * 10 - 5) });
-    commits.push({
-      sha: merge,
-      parents: [main.at(-1) ?? good, branchCommit],
-      message: `Merge pull request #${number} from dev/change-${number}\n\nchange ${number}`,
-      date: date(number * 10),
-    });
-    main.push(merge);
-    pulls.push({
-      number,
-      headSha: branchCommit,
-      headRepo: `${OWNER}/${REPO}`,
-      headBranch: `change-${number}`,
-      author: "dev",
-      state: "closed",
-      mergeCommitSha: merge,
-    });
-  }
-  return { commits, main, pulls };
-}
+const CONFIG = ["watch:", "  workflow: speedgate-watch.yml", "  maxDrift: 0.97", "  maxRepeats: 2", ""].join("\n");
 
 /** decode's speed at main's commit `index`: merge 11 makes it 8% slower; chat never moves. */
 const decodeLevel = (index: number): number => (index >= GUILTY ? 0.92 : 1);
 
-function scenarioCard(level: number, commits: Scorecard["commits"]): ScenarioCard {
-  // Twelve prompts spread by ±0.4% around the level: a runner's tight round.
-  const { scenarios: _none, ...card } = makeCard(Array.from({ length: 12 }, (_, i) => ({ speedup: level * (1 + ((i % 5) - 2) * 0.002) })));
-  return { ...card, commits };
-}
-
-/** The card a watch run on the runner writes: head against base, each scenario (as a real round's) naming the two commits. */
-function stepCard(main: readonly string[], base: string, head: string, level: (index: number) => number = decodeLevel): Scorecard {
-  const ratio = level(main.indexOf(head)) / level(main.indexOf(base));
-  const commits = {
-    base,
-    head,
-    mergeBase: base,
-    image: null,
-    imageRevision: null,
-    imageRevisionFrom: null,
-    baseline: null,
-    candidate: null,
-  };
-  return assembleScenarioCard(
-    [
-      { name: "decode", card: scenarioCard(ratio, commits) },
-      { name: "chat", card: scenarioCard(1, commits) },
-    ],
-    null,
-  );
-}
+/** The card a watch run writes: decode at decodeLevel (merge 11 8% slower) unless a test says otherwise. */
+const stepCard = (main: readonly string[], base: string, head: string, level: (index: number) => number = decodeLevel): Scorecard =>
+  watchStepCard(main, base, head, level);
 
 describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGlite kept across a stop mid-dispatch)", () => {
   const fake = new FakeGitHub();
@@ -103,7 +46,7 @@ describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGli
     "flags the drift, dispatches each step once, resumes after a stop, names merge 11 in 6 rounds, comments and keeps the issue",
     { timeout: 300_000 },
     async () => {
-      const { commits, main, pulls } = mainHistory();
+      const { commits, main, pulls } = mainWithMerges(MERGES);
       const good = main[0] ?? "";
       const bad = main[MERGES] ?? "";
       const repo = serveRepository(fake, {
@@ -263,7 +206,7 @@ describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGli
   );
 
   it("reports eight merges 1.5% slower each as a gradual drift, pinned on no merge, commented on no pull request", async () => {
-    const { commits, main, pulls } = mainHistory();
+    const { commits, main, pulls } = mainWithMerges(MERGES);
     const good = main[0] ?? "";
     const bad = main[MERGES] ?? "";
     // Merges 5 to 12 each make decode 1.5% slower: 11.4% over the range.
@@ -318,7 +261,7 @@ describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGli
 
   it("keeps a watch run off another branch out of main's series; a step's card of other commits scores nothing", async () => {
     fake.reset();
-    const { commits, main, pulls } = mainHistory();
+    const { commits, main, pulls } = mainWithMerges(MERGES);
     const good = main[0] ?? "";
     const bad = main[MERGES] ?? "";
     const repo = serveRepository(fake, {
@@ -373,7 +316,7 @@ describe("a drift of main bisected by the app over HTTP (`npm run bot`, its PGli
 
   it("starts a bisection on a change point in the stored drift rounds no round's bar caught, its range round run first", async () => {
     fake.reset();
-    const { commits, main, pulls } = mainHistory();
+    const { commits, main, pulls } = mainWithMerges(MERGES);
     const good = main[0] ?? "";
     // Merge 11 makes decode 4% slower: inside watch.maxDrift 0.9, so no drift round raises an alarm.
     const small = (index: number): number => (index >= GUILTY ? 0.96 : 1);

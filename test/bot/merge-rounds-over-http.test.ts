@@ -1,20 +1,18 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWNER, REPO, pushEvent, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
 import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
 import { zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
 import { deliverAndSettle, sendWebhook } from "../../harness/fake-github/send-webhook.js";
-import { type FakeCommit, type FakePull, type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
-import { makeCard } from "../../harness/make-card.js";
+import { type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { mergeRunTitle } from "../../src/github/dispatch-watch-step.js";
 import { silentLogger } from "../../src/logger.js";
-import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
-import type { ScenarioCard, Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { listMainRoundCardIds } from "../../src/store/card-documents.js";
 import { listMainSeries } from "../../src/store/main-series.js";
 import { openDatabase } from "../../src/store/open-database.js";
 import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { mainWithMerges, watchStepCard } from "../support/watch/main-with-merges.js";
 
 /*
  * #41, watch.everyMerge: each push to main dispatches the watch workflow once per new first-parent commit,
@@ -24,7 +22,6 @@ import { makeTempDir } from "../support/make-temp-dir.js";
  * history has, with a runner's tight spread (as bisection-over-http.test.ts does).
  */
 
-const hex = (n: number, tag: string): string => createHash("sha1").update(`${tag} ${n}`).digest("hex");
 const MERGES = 16;
 const GUILTY = 11;
 const INPUTS = ["good", "bad", "base", "head", "step"];
@@ -40,71 +37,12 @@ const config = (everyMerge: boolean | null): string =>
     "",
   ].join("\n");
 
-/** main: the first commit, then 16 merge commits, each merging one pull request's own commit. */
-function mainHistory(): { commits: FakeCommit[]; main: string[]; pulls: FakePull[] } {
-  const start = Date.parse("2026-11-01T00:00:00Z");
-  const date = (minutes: number): string => new Date(start + minutes * 60_000).toISOString();
-  const first = hex(0, "m0");
-  const commits: FakeCommit[] = [{ sha: first, parents: [], message: "the engine", date: date(0) }];
-  const main = [first];
-  const pulls: FakePull[] = [];
-  for (let number = 1; number <= MERGES; number++) {
-    const branchCommit = hex(number, "n0");
-    const merge = hex(number, "o0");
-    commits.push({ sha: branchCommit, parents: [main.at(-1) ?? first], message: `change ${number}`, date: date(number * 10 - 5) });
-    commits.push({
-      sha: merge,
-      parents: [main.at(-1) ?? first, branchCommit],
-      message: `Merge pull request #${number} from dev/change-${number}\n\nchange ${number}`,
-      date: date(number * 10),
-    });
-    main.push(merge);
-    pulls.push({
-      number,
-      headSha: branchCommit,
-      headRepo: `${OWNER}/${REPO}`,
-      headBranch: `change-${number}`,
-      author: "dev",
-      state: "closed",
-      mergeCommitSha: merge,
-    });
-  }
-  return { commits, main, pulls };
-}
-
 type Level = (index: number) => number;
 /** decode's speed at main's commit `index`: merge 11 makes it 8% slower; chat never moves. */
 const guiltyLevel: Level = (index) => (index >= GUILTY ? 0.92 : 1);
 
-function scenarioCard(level: number, commits: Scorecard["commits"]): ScenarioCard {
-  // Twelve prompts spread by ±0.4% around the level: a runner's tight round.
-  const { scenarios: _none, ...card } = makeCard(Array.from({ length: 12 }, (_, i) => ({ speedup: level * (1 + ((i % 5) - 2) * 0.002) })));
-  return { ...card, commits };
-}
-
-function roundCard(main: readonly string[], base: string, head: string, level: Level): Scorecard {
-  const ratio = level(main.indexOf(head)) / level(main.indexOf(base));
-  const commits = {
-    base,
-    head,
-    mergeBase: base,
-    image: null,
-    imageRevision: null,
-    imageRevisionFrom: null,
-    baseline: null,
-    candidate: null,
-  };
-  return assembleScenarioCard(
-    [
-      { name: "decode", card: scenarioCard(ratio, commits) },
-      { name: "chat", card: scenarioCard(1, commits) },
-    ],
-    null,
-  );
-}
-
 function serve(fake: FakeGitHub, appId: number, everyMerge: boolean | null): { repo: FakeRepository; main: string[] } {
-  const { commits, main, pulls } = mainHistory();
+  const { commits, main, pulls } = mainWithMerges(MERGES);
   const repo = serveRepository(fake, {
     owner: OWNER,
     repo: REPO,
@@ -124,7 +62,7 @@ async function runDispatched(bot: BotProcess, repo: FakeRepository, main: readon
     const next = repo.dispatches.find((dispatch) => !answered.has(dispatch.runId));
     if (!next) return;
     answered.add(next.runId);
-    repo.artifacts.set(next.runId, zipScorecard(roundCard(main, next.inputs.base ?? "", next.inputs.head ?? "", level)));
+    repo.artifacts.set(next.runId, zipScorecard(watchStepCard(main, next.inputs.base ?? "", next.inputs.head ?? "", level)));
     const payload = workflowRunCompleted({
       id: next.runId,
       headSha: main.at(-1) ?? "",
@@ -348,7 +286,7 @@ describe("watch.everyMerge over HTTP (`npm run bot`, signed push deliveries, the
     try {
       // The nightly drift round of merge 16 against the first commit flags decode; its bisection starts (probe 8 dispatched).
       const driftRun = fake.nextId();
-      repo.artifacts.set(driftRun, zipScorecard(roundCard(main, main[0] ?? "", main[MERGES] ?? "", guiltyLevel)));
+      repo.artifacts.set(driftRun, zipScorecard(watchStepCard(main, main[0] ?? "", main[MERGES] ?? "", guiltyLevel)));
       const drift = workflowRunCompleted({
         id: driftRun,
         headSha: main[MERGES] ?? "",
