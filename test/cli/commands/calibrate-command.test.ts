@@ -62,7 +62,12 @@ describe("describeCalibration", () => {
     expect(withFile[0]).toBeGreaterThan(withFile[1] as number);
     expect(withFile[1]).toBeGreaterThan(withFile[2] as number);
     expect(withFile[2]).toBeGreaterThan(withFile[3] as number);
-    withFile.forEach((value, index) => expect(value).toBeLessThan(without[index] as number));
+    // The calibration's 19 degrees hold more than a round's own starts up to 8 runs (2(R − 1) = 14); at 16 and 24 runs the
+    // starts have 30 and 46, and the two reach alike (within half a percent).
+    BUDGETS.forEach((max, index) => {
+      if (2 * (max - 1) < 19) expect(withFile[index]).toBeLessThan(without[index] as number);
+      else expect(Math.abs((withFile[index] as number) / (without[index] as number) - 1)).toBeLessThan(0.005);
+    });
     expect(reach).toBe(
       "  smallest speedup over the bar a run budget (bench.runs { min: 2, max }) passes 95% of the time here: gating on this file " +
         withFile.map((value, index) => `${value.toFixed(2)}× in ${BUDGETS[index]} runs`).join(", ") +
