@@ -19,7 +19,9 @@ it.skipIf(process.platform !== "linux")("counts a zombie (dead, not reaped yet) 
     const [chunk] = (await once(parent.stdout, "data")) as [Buffer];
     const zombie = Number(chunk.toString().trim());
     // It becomes a zombie when it exits, with no event to await from here: its state is read until it has (bounded).
-    for (let look = 0; look < 2_000 && state(zombie) !== "Z"; look++) await new Promise((resolve) => setImmediate(resolve));
+    // Bounded by time, not by looks: beside CPU-bound work 2,000 immediate looks ended before `true` had run at all.
+    const deadline = Date.now() + 60_000;
+    while (state(zombie) !== "Z" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(state(zombie)).toBe("Z");
     expect(isProcessAlive(zombie)).toBe(false);
     expect(isProcessAlive(parent.pid ?? 0)).toBe(true);
